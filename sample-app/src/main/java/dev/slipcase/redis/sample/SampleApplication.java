@@ -1,0 +1,17 @@
+package dev.slipcase.redis.sample;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/**
+ * The Slipcase sample app: a small web service that uses Slipcase only through the starter and
+ * {@code application.yml}.
+ */
+@SpringBootApplication
+public class SampleApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(SampleApplication.class, args);
+	}
+
+}

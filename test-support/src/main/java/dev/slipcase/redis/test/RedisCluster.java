@@ -1,0 +1,33 @@
+package dev.slipcase.redis.test;
+
+import java.util.List;
+
+/**
+ * A real Redis Cluster of three masters and no replicas, with all 16384 slots assigned: one the
+ * fixture started from local {@code redis-server} processes, or an external one named by
+ * {@code SLIPCASE_REDIS_CLUSTER_URL}. Closing a cluster the fixture started stops every node.
+ */
+public interface RedisCluster extends AutoCloseable {
+
+	/** The nodes, never empty; any of them is a valid seed for a cluster client. */
+	List<RedisServer> nodes();
+
+	/** The nodes' endpoints, in the same order as {@link #nodes()}. */
+	default List<RedisEndpoint> endpoints() {
+		return nodes().stream().map(RedisServer::endpoint).toList();
+	}
+
+	/** Removes every key from every node. */
+	default void flushAll() {
+		nodes().forEach(RedisServer::flushAll);
+	}
+
+	/** The {@code CLUSTER INFO} field of the first node, e.g. {@code cluster_slots_ok}. */
+	default String clusterInfo(String field) {
+		return InfoField.read((String) nodes().get(0).command("CLUSTER", "INFO"), field);
+	}
+
+	@Override
+	void close();
+
+}

@@ -1,0 +1,30 @@
+package dev.slipcase.redis.test.leak;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Fails a test class when Netty reported a leaked buffer while it ran, and fails it up front when
+ * the JVM was started without the recording, paranoid leak detector. Registered for every test
+ * class through JUnit's extension auto-detection, which the build switches on.
+ */
+public final class NettyLeakCheckExtension implements BeforeAllCallback, AfterAllCallback {
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		if (!LeakReports.isRecording()) {
+			throw new IllegalStateException("Tests must run with -Dio.netty.leakDetection.level=paranoid and "
+					+ "-Dio.netty.customResourceLeakDetector=" + RecordingLeakDetector.class.getName()
+					+ " (the build's surefire argLine sets both)");
+		}
+		// leaks of earlier classes are theirs: report them before this class starts
+		LeakReports.assertNoLeaks("the tests before " + context.getDisplayName());
+	}
+
+	@Override
+	public void afterAll(ExtensionContext context) {
+		LeakReports.assertNoLeaks(context.getDisplayName());
+	}
+
+}

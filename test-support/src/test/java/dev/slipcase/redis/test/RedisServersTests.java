@@ -1,0 +1,106 @@
+package dev.slipcase.redis.test;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests for {@link RedisServers}' standalone servers.
+ */
+@ExtendWith(RedisExtension.class)
+class RedisServersTests {
+
+	@Test
+	void sharedServerAnswersPingFromARealClient(RedisServer redis) {
+		RedisClient client = RedisClient.create(redis.endpoint().uri());
+		try (StatefulRedisConnection<String, String> connection = client.connect()) {
+			assertThat(connection.sync().ping()).isEqualTo("PONG");
+			connection.sync().set("slipcase:fixture", "value");
+			assertThat(connection.sync().get("slipcase:fixture")).isEqualTo("value");
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	@Test
+	void sharedServerIsTheSameForEveryCaller(RedisServer redis) {
+		assertThat(RedisServers.shared()).isSameAs(redis);
+	}
+
+	@Test
+	void sharedServerReportsItsVersion(RedisServer redis) {
+		assertThat(redis.version()).matches("\\d+\\.\\d+\\.\\d+.*");
+		assertThat(redis.isAtLeast(2, 0)).isTrue();
+		assertThat(redis.isAtLeast(99, 0)).isFalse();
+	}
+
+	@Test
+	void serversStartedInParallelGetDifferentPorts() {
+		CompletableFuture<RedisServer> first = CompletableFuture.supplyAsync(RedisServers::start);
+		CompletableFuture<RedisServer> second = CompletableFuture.supplyAsync(RedisServers::start);
+		try (RedisServer one = first.join(); RedisServer two = second.join()) {
+			assertThat(one.endpoint()).isNotEqualTo(two.endpoint());
+			assertThat(one.isRunning()).isTrue();
+			assertThat(two.isRunning()).isTrue();
+			one.command("SET", "owner", "one");
+			assertThat(two.command("GET", "owner")).isNull();
+		}
+	}
+
+	@Test
+	void closedServerIsGone() {
+		LocalRedisServer server = (LocalRedisServer) RedisServers.start(RedisBinaries.server().orElseThrow());
+		int registered = StartedServers.count();
+		assertThat(server.isRunning()).isTrue();
+		assertThat(Files.isDirectory(server.directory())).isTrue();
+
+		server.close();
+
+		assertThat(server.process().isAlive()).isFalse();
+		assertThat(server.isRunning()).isFalse();
+		assertThat(Files.exists(server.directory())).isFalse();
+		assertThat(StartedServers.count()).isEqualTo(registered - 1);
+		assertThatExceptionOfType(IOException.class).isThrownBy(() -> {
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress(server.endpoint().host(), server.endpoint().port()), 500);
+			}
+		});
+	}
+
+	@Test
+	void externalUrlIsParsed() {
+		RedisEndpoint endpoint = RedisEndpoint.parse("redis://:secret@redis.example:6380/2");
+		assertThat(endpoint.host()).isEqualTo("redis.example");
+		assertThat(endpoint.port()).isEqualTo(6380);
+		assertThat(endpoint.password()).isEqualTo("secret");
+		assertThat(endpoint.uri()).isEqualTo("redis://:secret@redis.example:6380");
+		assertThat(RedisEndpoint.parse("redis://localhost").port()).isEqualTo(6379);
+	}
+
+	@Test
+	void externalUrlWithAnotherSchemeIsRefused() {
+		assertThatExceptionOfType(IllegalArgumentException.class)
+			.isThrownBy(() -> RedisEndpoint.parse("http://localhost:6379"))
+			.withMessageContaining("redis://");
+	}
+
+	@Test
+	void missingServerMessageSaysHowToGetOne() {
+		assertThat(RedisServers.HOW_TO_GET_REDIS).contains("apt-get install redis-server")
+			.contains("Docker")
+			.contains(RedisServers.URL_VARIABLE)
+			.contains(RedisBinaries.SERVER_VARIABLE);
+	}
+
+}
