@@ -1,0 +1,50 @@
+package dev.slipcase.redis.serializer;
+
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+import dev.slipcase.redis.benchmark.Payload;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.serializer.JacksonJsonRedisSerializer;
+import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * The serializers a benchmark compares, by the name used in {@code @Param}: Spring Data's, as a
+ * user would configure them, and Slipcase's.
+ */
+final class SerializerCandidates {
+
+	private static final JsonMapper MAPPER = JsonMapper.builder().build();
+
+	private static final Map<String, Function<Payload, RedisSerializer<Object>>> CANDIDATES = new TreeMap<>();
+
+	static {
+		// Spring Data's one-liner: GenericJacksonJsonRedisSerializer with its default type information
+		CANDIDATES.put("spring-generic-json", (payload) -> RedisSerializer.json());
+		CANDIDATES.put("spring-typed-json", SerializerCandidates::springTypedJson);
+		// Boot's default for RedisTemplate<Object, Object>
+		CANDIDATES.put("spring-jdk", (payload) -> new JdkSerializationRedisSerializer());
+	}
+
+	private SerializerCandidates() {
+	}
+
+	static RedisSerializer<Object> create(String name, Payload payload) {
+		Function<Payload, RedisSerializer<Object>> factory = CANDIDATES.get(name);
+		if (factory == null) {
+			throw new IllegalArgumentException("Unknown serializer '" + name + "'; known: " + CANDIDATES.keySet());
+		}
+		return factory.apply(payload);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisSerializer<Object> springTypedJson(Payload payload) {
+		JavaType type = MAPPER.getTypeFactory().constructType(payload.type());
+		return (RedisSerializer<Object>) (RedisSerializer<?>) new JacksonJsonRedisSerializer<>(MAPPER, type);
+	}
+
+}
