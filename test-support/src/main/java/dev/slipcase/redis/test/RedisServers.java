@@ -86,6 +86,14 @@ public final class RedisServers {
 	}
 
 	/**
+	 * A Redis 6.2 server of the caller's own, from the binary the {@code embedded-redis} jar ships:
+	 * the oldest version Slipcase supports, whose listpack settings are still named "ziplist".
+	 */
+	public static RedisServer startRedis62() {
+		return LocalRedisServer.start(EmbeddedRedisBinary.redis62());
+	}
+
+	/**
 	 * A three-master cluster of the caller's own, which the caller closes.
 	 * @throws IllegalStateException when no cluster can be had, saying how to get one
 	 */

@@ -79,6 +79,14 @@ class RedisServersTests {
 	}
 
 	@Test
+	void redis62StartsFromTheEmbeddedRedisBinary() {
+		try (RedisServer redis62 = RedisServers.startRedis62()) {
+			assertThat(redis62.version()).startsWith("6.2.");
+			assertThat(redis62.command("CONFIG", "GET", "hash-max-ziplist-entries")).asList().hasSize(2);
+		}
+	}
+
+	@Test
 	void externalUrlIsParsed() {
 		RedisEndpoint endpoint = RedisEndpoint.parse("redis://:secret@redis.example:6380/2");
 		assertThat(endpoint.host()).isEqualTo("redis.example");
