@@ -1,0 +1,82 @@
+package dev.slipcase.redis.benchmark.suite;
+
+import java.util.Locale;
+
+import org.openjdk.jmh.runner.options.TimeValue;
+
+/**
+ * How long the suite measures: a first look, error bars to trust, or a smoke run that only proves
+ * everything still runs.
+ */
+public enum Profile {
+
+	/** One very short iteration in this JVM: proves the suite and the report still work, measures nothing. */
+	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true),
+
+	/** A first look, under about ten minutes on two cores: one fork, short iterations, fewer parameters. */
+	QUICK(1, 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), true),
+
+	/** Error bars you can trust: two forks, longer warm-up and more iterations, every parameter. */
+	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false);
+
+	private final int forks;
+
+	private final int warmupIterations;
+
+	private final TimeValue warmupTime;
+
+	private final int measurementIterations;
+
+	private final TimeValue measurementTime;
+
+	private final boolean reducedParams;
+
+	Profile(int forks, int warmupIterations, TimeValue warmupTime, int measurementIterations,
+			TimeValue measurementTime, boolean reducedParams) {
+		this.forks = forks;
+		this.warmupIterations = warmupIterations;
+		this.warmupTime = warmupTime;
+		this.measurementIterations = measurementIterations;
+		this.measurementTime = measurementTime;
+		this.reducedParams = reducedParams;
+	}
+
+	int forks() {
+		return this.forks;
+	}
+
+	int warmupIterations() {
+		return this.warmupIterations;
+	}
+
+	TimeValue warmupTime() {
+		return this.warmupTime;
+	}
+
+	int measurementIterations() {
+		return this.measurementIterations;
+	}
+
+	TimeValue measurementTime() {
+		return this.measurementTime;
+	}
+
+	/** Whether each benchmark runs only its reduced parameter set. */
+	boolean reducedParams() {
+		return this.reducedParams;
+	}
+
+	/**
+	 * The profile named {@code name}, ignoring case.
+	 * @throws IllegalArgumentException for an unknown name, listing the known ones
+	 */
+	static Profile named(String name) {
+		try {
+			return valueOf(name.toUpperCase(Locale.ROOT));
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("Unknown profile '" + name + "': use quick, full or smoke", ex);
+		}
+	}
+
+}

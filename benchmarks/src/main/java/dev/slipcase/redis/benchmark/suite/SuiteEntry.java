@@ -1,0 +1,32 @@
+package dev.slipcase.redis.benchmark.suite;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.slipcase.redis.benchmark.report.Baseline;
+
+/**
+ * One benchmark class in the suite: what it compares against, and the smaller parameter set the
+ * quick and smoke profiles run.
+ *
+ * @param benchmarkClass the benchmark class
+ * @param baseline the candidate parameter and its baseline value
+ * @param reducedParams parameter values for the quick and smoke profiles; parameters not named
+ * keep all their values
+ */
+record SuiteEntry(Class<?> benchmarkClass, Baseline baseline, Map<String, List<String>> reducedParams) {
+
+	SuiteEntry {
+		if (!baseline.benchmarkClass().equals(benchmarkClass.getSimpleName())) {
+			throw new IllegalArgumentException("Baseline of " + baseline.benchmarkClass() + " given for "
+					+ benchmarkClass.getSimpleName());
+		}
+		reducedParams = Map.copyOf(reducedParams);
+	}
+
+	/** The JMH include pattern that selects exactly this class's benchmarks. */
+	String include() {
+		return "^" + java.util.regex.Pattern.quote(this.benchmarkClass.getName()) + "\\.";
+	}
+
+}

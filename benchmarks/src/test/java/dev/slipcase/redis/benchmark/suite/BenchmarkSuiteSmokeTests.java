@@ -1,0 +1,52 @@
+package dev.slipcase.redis.benchmark.suite;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+
+import dev.slipcase.redis.benchmark.report.BenchmarkReport;
+import dev.slipcase.redis.benchmark.report.BenchmarkResult;
+import dev.slipcase.redis.benchmark.report.JmhResults;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs the whole suite with the smoke profile into a temporary folder and checks the report's
+ * structure: JMH's JSON, the Markdown report with every suite entry beside its baseline, and
+ * SVG charts. Never checks a timing.
+ */
+class BenchmarkSuiteSmokeTests {
+
+	@Test
+	void suiteWritesResultsReportAndCharts(@TempDir Path output) throws Exception {
+		Path report = new BenchmarkSuite(Profile.SMOKE, output, "smoke test").run();
+
+		List<BenchmarkResult> results = JmhResults.read(output.resolve(BenchmarkSuite.RESULTS_FILE));
+		assertThat(results).isNotEmpty();
+		assertThat(results).allSatisfy((result) -> assertThat(result.allocation()).isNotNull());
+
+		assertThat(report).isEqualTo(output.resolve(BenchmarkReport.REPORT_FILE));
+		String markdown = Files.readString(report);
+		assertThat(markdown).contains("## Environment", "| Command | `smoke test` |", "| JDK |", "| Redis |");
+		for (SuiteEntry entry : SuiteEntries.all()) {
+			assertThat(markdown).contains("## " + entry.baseline().benchmarkClass())
+				.contains("**" + entry.baseline().baselineValue() + "** (baseline)");
+		}
+		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
+
+		List<Path> charts;
+		try (Stream<Path> files = Files.list(output.resolve(BenchmarkReport.CHARTS_FOLDER))) {
+			charts = files.toList();
+		}
+		assertThat(charts).isNotEmpty();
+		assertThat(charts).allSatisfy((chart) -> {
+			assertThat(chart.toString()).endsWith(".svg");
+			assertThat(Files.readString(chart)).contains("<svg").contains("</svg>");
+			assertThat(markdown).contains("](" + BenchmarkReport.CHARTS_FOLDER + "/" + chart.getFileName() + ")");
+		});
+	}
+
+}
