@@ -1,0 +1,97 @@
+package dev.slipcase.redis.buffer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.netty.buffer.ByteBuf;
+
+/**
+ * The raw bytes of one Redis value, read into a pooled buffer that the caller holds until it
+ * {@link #close() closes} the lease, for callers that parse or forward bytes without building a
+ * {@code byte[]} (such as writing straight to an HTTP response):
+ * <pre class="code">
+ * try (ValueLease lease = template.lease("report:42")) {
+ *     if (lease != null) lease.writeTo(response.getOutputStream());
+ * }
+ * </pre>
+ * The caller is responsible for closing the lease; a lease that is never closed is a leaked
+ * pooled buffer, which Netty's leak detector reports. Not thread-safe for reading; closing is
+ * idempotent and may happen on any thread.
+ */
+public final class ValueLease implements AutoCloseable {
+
+	private final ByteBuf content;
+
+	private final AtomicBoolean closed = new AtomicBoolean();
+
+	private ValueLease(ByteBuf content) {
+		this.content = content;
+	}
+
+	/**
+	 * A lease over {@code content}'s readable bytes.
+	 * <p>
+	 * Reference count ownership of {@code content} is transferred to this method; {@link #close()}
+	 * releases it.
+	 * @param content the bytes, never {@code null}
+	 */
+	public static ValueLease of(ByteBuf content) {
+		if (content == null) {
+			throw new IllegalArgumentException("content must not be null");
+		}
+		return new ValueLease(content);
+	}
+
+	/**
+	 * The bytes, as a read-only view whose reader index the caller may move. Valid until the lease
+	 * is closed; the caller must not release it (closing the lease does).
+	 * @throws IllegalStateException when the lease is closed
+	 */
+	public ByteBuf content() {
+		checkOpen();
+		return this.content.asReadOnly();
+	}
+
+	/** The number of bytes. */
+	public int size() {
+		return this.content.readableBytes();
+	}
+
+	/**
+	 * Decodes the bytes with {@code format}; the lease stays open.
+	 * @throws org.springframework.data.redis.serializer.SerializationException when the bytes are
+	 * not a valid value of the format
+	 */
+	public <T> T decode(ValueFormat<T> format) {
+		checkOpen();
+		return format.decode(this.content.duplicate());
+	}
+
+	/** Writes all the bytes to {@code out}; the lease stays open and {@code out} is not closed. */
+	public void writeTo(OutputStream out) throws IOException {
+		checkOpen();
+		this.content.getBytes(this.content.readerIndex(), out, this.content.readableBytes());
+	}
+
+	/** Releases the buffer. Idempotent. */
+	@Override
+	public void close() {
+		if (this.closed.compareAndSet(false, true)) {
+			this.content.release();
+		}
+	}
+
+	private void checkOpen() {
+		if (this.closed.get()) {
+			throw new IllegalStateException("The lease is closed");
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "ValueLease[" + size() + " bytes" + (this.closed.get() ? ", closed" : "") + "]";
+	}
+
+}
