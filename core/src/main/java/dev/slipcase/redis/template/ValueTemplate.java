@@ -131,8 +131,9 @@ public final class ValueTemplate<V> implements AutoCloseable {
 			throw new IllegalArgumentException("client must not be null");
 		}
 		requireFormat(format);
-		TemplateConnections.Connector connector = (database) -> client.connectAsync(EncodedValueCodec.INSTANCE)
-			.thenApply((connection) -> connection);
+		// connect() loads the cluster's partitions first when the client has none yet; connectAsync does not
+		TemplateConnections.Connector connector = (database) -> CompletableFuture
+			.supplyAsync(() -> client.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread);
 		return new ValueTemplate<>(new TemplateConnections(connector, true, 0, timeout), 0, format,
 				PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
 	}
