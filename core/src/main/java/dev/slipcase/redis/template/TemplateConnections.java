@@ -61,12 +61,35 @@ final class TemplateConnections implements AutoCloseable {
 			return CompletableFuture.failedFuture(new IllegalStateException("The template is closed"));
 		}
 		CompletableFuture<StatefulConnection<String, EncodedValue>> connection = this.open.get(database);
-		if (connection != null && !connection.isCompletedExceptionally()) {
+		if (connection != null && isUsable(connection)) {
 			return connection;
 		}
-		return this.open.compute(database,
-				(db, existing) -> (existing == null || existing.isCompletedExceptionally()) ? this.connector.connect(db)
-						: existing);
+		return this.open.compute(database, (db, existing) -> {
+			if (existing != null && isUsable(existing)) {
+				return existing;
+			}
+			if (existing != null && !existing.isCompletedExceptionally()) {
+				existing.join().closeAsync();
+			}
+			return this.connector.connect(db);
+		});
+	}
+
+	/**
+	 * Whether a connection (or one being opened) can take commands: not failed to open, and not
+	 * disconnected for good. A connection that reconnects by itself (Lettuce's default) stays in
+	 * use while it reconnects, its commands queued and retried; one without auto-reconnect is
+	 * replaced once it lost its channel.
+	 */
+	private static boolean isUsable(CompletableFuture<StatefulConnection<String, EncodedValue>> connection) {
+		if (!connection.isDone()) {
+			return true;
+		}
+		if (connection.isCompletedExceptionally()) {
+			return false;
+		}
+		StatefulConnection<String, EncodedValue> open = connection.join();
+		return open.isOpen() || open.getOptions().isAutoReconnect();
 	}
 
 	/** Closes every connection opened so far, waiting up to the command timeout for each. */
