@@ -111,10 +111,16 @@ class ValueTemplateFaultTests {
 			template.set("k", "x".repeat(1000));
 			LeakReports.assertNoLeaks("before the lease");
 			readAndDropALease(template);
-			assertThatExceptionOfType(AssertionError.class)
-				.isThrownBy(() -> LeakReports.assertNoLeaks("this test"))
-				.withMessageContaining("Netty buffer leak")
-				.withMessageContaining("LeaseOutput");
+			List<String> reports = List.of();
+			for (int round = 0; round < 50 && reports.isEmpty(); round++) {
+				// more traffic, so that nothing on the connection still refers to the last reply
+				template.get("k");
+				LeakReports.collect();
+				reports = LeakReports.drain();
+			}
+			assertThat(reports).hasSize(1)
+				.allSatisfy((report) -> assertThat(report).contains("release() was not called")
+					.contains("LeaseOutput.set"));
 		}
 	}
 
