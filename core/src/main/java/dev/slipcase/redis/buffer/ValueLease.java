@@ -2,7 +2,7 @@ package dev.slipcase.redis.buffer;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
@@ -24,7 +24,10 @@ public final class ValueLease implements AutoCloseable {
 
 	private final ByteBuf content;
 
-	private final AtomicBoolean closed = new AtomicBoolean();
+	private static final AtomicIntegerFieldUpdater<ValueLease> CLOSED = AtomicIntegerFieldUpdater
+		.newUpdater(ValueLease.class, "closed");
+
+	private volatile int closed;
 
 	private ValueLease(ByteBuf content) {
 		this.content = content;
@@ -45,13 +48,15 @@ public final class ValueLease implements AutoCloseable {
 	}
 
 	/**
-	 * The bytes, as a read-only view whose reader index the caller may move. Valid until the lease
-	 * is closed; the caller must not release it (closing the lease does).
+	 * The leased buffer itself (no wrapper is allocated), to read from. Valid until the lease is
+	 * closed. The caller must not release, retain or write to it (closing the lease releases it);
+	 * moving its reader index is fine, but {@link #size()}, {@link #decode} and {@link #writeTo}
+	 * then see only what is left.
 	 * @throws IllegalStateException when the lease is closed
 	 */
 	public ByteBuf content() {
 		checkOpen();
-		return this.content.asReadOnly();
+		return this.content;
 	}
 
 	/** The number of bytes. */
@@ -78,20 +83,20 @@ public final class ValueLease implements AutoCloseable {
 	/** Releases the buffer. Idempotent. */
 	@Override
 	public void close() {
-		if (this.closed.compareAndSet(false, true)) {
+		if (CLOSED.compareAndSet(this, 0, 1)) {
 			this.content.release();
 		}
 	}
 
 	private void checkOpen() {
-		if (this.closed.get()) {
+		if (this.closed != 0) {
 			throw new IllegalStateException("The lease is closed");
 		}
 	}
 
 	@Override
 	public String toString() {
-		return "ValueLease[" + size() + " bytes" + (this.closed.get() ? ", closed" : "") + "]";
+		return "ValueLease[" + size() + " bytes" + ((this.closed != 0) ? ", closed" : "") + "]";
 	}
 
 }

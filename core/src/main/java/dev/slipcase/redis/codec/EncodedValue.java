@@ -1,6 +1,6 @@
 package dev.slipcase.redis.codec;
 
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
@@ -34,8 +34,11 @@ public final class EncodedValue {
 
 	private final int size;
 
+	private static final AtomicIntegerFieldUpdater<EncodedValue> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(EncodedValue.class, "state");
+
 	/** Bit 0: released by the owner; the rest: encodes in progress, times {@link #PIN}. */
-	private final AtomicInteger state = new AtomicInteger();
+	private volatile int state;
 
 	private EncodedValue(ByteBuf bytes) {
 		this.bytes = bytes;
@@ -114,7 +117,7 @@ public final class EncodedValue {
 
 	/** Whether {@link #release()} was called. */
 	public boolean isReleased() {
-		return (this.state.get() & RELEASED) != 0;
+		return (this.state & RELEASED) != 0;
 	}
 
 	/**
@@ -124,12 +127,12 @@ public final class EncodedValue {
 	public void release() {
 		int previous;
 		do {
-			previous = this.state.get();
+			previous = this.state;
 			if ((previous & RELEASED) != 0) {
 				return;
 			}
 		}
-		while (!this.state.compareAndSet(previous, previous | RELEASED));
+		while (!STATE.compareAndSet(this, previous, previous | RELEASED));
 		if (previous == 0) {
 			this.bytes.release();
 		}
@@ -138,17 +141,17 @@ public final class EncodedValue {
 	private boolean pin() {
 		int current;
 		do {
-			current = this.state.get();
+			current = this.state;
 			if ((current & RELEASED) != 0) {
 				return false;
 			}
 		}
-		while (!this.state.compareAndSet(current, current + PIN));
+		while (!STATE.compareAndSet(this, current, current + PIN));
 		return true;
 	}
 
 	private void unpin() {
-		if (this.state.addAndGet(-PIN) == RELEASED) {
+		if (STATE.addAndGet(this, -PIN) == RELEASED) {
 			this.bytes.release();
 		}
 	}

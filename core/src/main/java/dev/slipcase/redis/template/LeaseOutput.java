@@ -1,7 +1,7 @@
 package dev.slipcase.redis.template;
 
 import java.nio.ByteBuffer;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
@@ -24,8 +24,11 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 
 	private final ByteBufAllocator allocator;
 
+	private static final AtomicReferenceFieldUpdater<LeaseOutput, Object> STATE = AtomicReferenceFieldUpdater
+		.newUpdater(LeaseOutput.class, Object.class, "state");
+
 	/** {@code null}, a {@link ByteBuf}, a {@link ValueLease} or {@link #ABANDONED}. */
-	private final AtomicReference<@Nullable Object> state = new AtomicReference<>();
+	private volatile @Nullable Object state;
 
 	LeaseOutput(ByteBufAllocator allocator) {
 		super(EncodedValueCodec.INSTANCE, null);
@@ -38,21 +41,24 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 			return;
 		}
 		ByteBuf copy = this.allocator.directBuffer(bytes.remaining());
-		copy.writeBytes(bytes.duplicate());
-		if (!this.state.compareAndSet(null, copy)) {
+		int position = bytes.position();
+		copy.writeBytes(bytes);
+		// Lettuce's view: leave it as it was handed over
+		bytes.position(position);
+		if (!STATE.compareAndSet(this, null, copy)) {
 			copy.release();
 		}
 	}
 
 	@Override
 	public @Nullable ValueLease get() {
-		Object current = this.state.get();
+		Object current = this.state;
 		if (current instanceof ValueLease lease) {
 			return lease;
 		}
 		if (current instanceof ByteBuf bytes) {
 			ValueLease lease = ValueLease.of(bytes);
-			if (this.state.compareAndSet(bytes, lease)) {
+			if (STATE.compareAndSet(this, bytes, lease)) {
 				return lease;
 			}
 		}
@@ -61,7 +67,7 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 
 	/** Releases whatever this output holds or will receive: the caller never gets it. */
 	void abandon() {
-		Object previous = this.state.getAndSet(ABANDONED);
+		Object previous = STATE.getAndSet(this, ABANDONED);
 		if (previous instanceof ByteBuf bytes) {
 			bytes.release();
 		}

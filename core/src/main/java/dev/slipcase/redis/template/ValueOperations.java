@@ -19,7 +19,6 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
@@ -85,6 +84,14 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return set(key, value, ttl, null).thenApply((ok) -> null);
 	}
 
+	/** {@code SET} for the sync form, without a dependent future: completes with {@code true}. */
+	CompletableFuture<Boolean> setAcknowledged(String key, V value, @Nullable Duration ttl) {
+		if (ttl != null) {
+			requireTtl(ttl);
+		}
+		return set(key, value, ttl, null);
+	}
+
 	/**
 	 * Sets {@code key} to {@code value} only when the key does not exist ({@code SET NX}).
 	 * @param ttl the expiry, or {@code null} for none
@@ -126,7 +133,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (condition != null) {
 			args.add(condition);
 		}
-		return submitReleasing(command(CommandType.SET, new ConditionalSetOutput(), args), List.of(encoded));
+		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, encoded));
 	}
 
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
@@ -202,8 +209,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 				args.addKey(keys.get(index)).addValue(encoded.get(index));
 				values.add(encoded.get(index));
 			}
-			parts.add(submitReleasing(command(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args),
-					values));
+			parts.add(submit(owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values)));
 		}
 		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
 	}
@@ -299,8 +305,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			}
 			throw ex;
 		}
-		return submitReleasing(command(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args),
-				encoded);
+		return submit(owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded));
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
@@ -327,34 +332,24 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	public CompletableFuture<@Nullable ValueLease> lease(String key) {
 		requireKey(key);
 		LeaseOutput output = new LeaseOutput(this.allocator);
-		return lease(output, command(CommandType.GET, output, args().addKey(key)));
+		return submit(command(CommandType.GET, output, args().addKey(key)));
 	}
 
 	/** Like {@link #lease(String)} for {@code GETRANGE key start end}. */
 	CompletableFuture<@Nullable ValueLease> leaseRange(String key, long start, long end) {
 		LeaseOutput output = new LeaseOutput(this.allocator);
-		return lease(output, command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
-	}
-
-	private CompletableFuture<@Nullable ValueLease> lease(LeaseOutput output,
-			AsyncCommand<String, EncodedValue, @Nullable ValueLease> command) {
-		command.whenComplete((lease, ex) -> {
-			if (ex != null || lease == null) {
-				output.abandon();
-			}
-		});
-		return submit(command);
+		return submit(command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
 	}
 
 	/** {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}. */
 	CompletableFuture<Long> writeRaw(String key, EncodedValue bytes, @Nullable Duration ttl) {
 		if (ttl == null) {
-			return submitReleasing(command(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
-					args().addKey(key).addValue(bytes)), List.of(bytes));
+			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
+					args().addKey(key).addValue(bytes), bytes));
 		}
 		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(bytes).add(CommandKeyword.PX)
 			.add(ttl.toMillis());
-		return submitReleasing(command(CommandType.SET, new ConditionalSetOutput(), args), List.of(bytes))
+		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, bytes))
 			.thenApply((ok) -> (long) bytes.size());
 	}
 
@@ -363,13 +358,6 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		CommandArgs<String, EncodedValue> args = args().add(script).add(keys.size()).addKeys(keys);
 		argv.forEach(args::add);
 		return submit(command(CommandType.EVAL, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args));
-	}
-
-	private <T> CompletableFuture<T> submitReleasing(AsyncCommand<String, EncodedValue, T> command,
-			List<EncodedValue> values) {
-		// the command owns the values: whatever way it ends, Lettuce never writes it again
-		command.whenComplete((result, ex) -> values.forEach(EncodedValue::release));
-		return submit(command);
 	}
 
 	private EncodedValue encode(String where, @Nullable V value) {
@@ -384,9 +372,15 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		}
 	}
 
-	private static <T> AsyncCommand<String, EncodedValue, T> command(CommandType type,
-			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args) {
-		return new AsyncCommand<>(new Command<>(type, output, args));
+	private static <T> TemplateCommand<T> command(CommandType type, CommandOutput<String, EncodedValue, T> output,
+			CommandArgs<String, EncodedValue> args) {
+		return new TemplateCommand<>(type, output, args, null);
+	}
+
+	/** A command that owns {@code owned} (an {@link EncodedValue} or a list of them) and releases it when done. */
+	private static <T> TemplateCommand<T> owning(CommandType type, CommandOutput<String, EncodedValue, T> output,
+			CommandArgs<String, EncodedValue> args, Object owned) {
+		return new TemplateCommand<>(type, output, args, owned);
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -198,12 +198,15 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** Sets {@code key} to {@code value}, without expiry. */
 	public void set(String key, V value) {
-		await(this.async.set(key, value));
+		await(this.async.setAcknowledged(key, value, null));
 	}
 
 	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
 	public void set(String key, V value, Duration ttl) {
-		await(this.async.set(key, value, ttl));
+		if (ttl == null) {
+			throw new IllegalArgumentException("ttl must not be null");
+		}
+		await(this.async.setAcknowledged(key, value, ttl));
 	}
 
 	/** Sets {@code key} only when it does not exist; whether it was set. {@code ttl} may be {@code null}. */
