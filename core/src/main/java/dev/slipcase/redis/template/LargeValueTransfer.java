@@ -96,12 +96,9 @@ final class LargeValueTransfer {
 
 	long download(String key, OutputStream out) throws IOException {
 		String temporary = temporaryKey(key);
-		long length = Await.result(this.operations.evalInteger(SNAPSHOT, List.of(key, temporary),
-				List.of(Long.toString(TEMPORARY_TTL.toMillis()))), this.timeout);
-		if (length < 0) {
-			return -1;
-		}
 		try {
+			long length = Await.result(this.operations.evalInteger(SNAPSHOT, List.of(key, temporary),
+					List.of(Long.toString(TEMPORARY_TTL.toMillis()))), this.timeout);
 			for (long offset = 0; offset < length; offset += this.chunkSize) {
 				long end = Math.min(offset + this.chunkSize, length) - 1;
 				try (ValueLease chunk = Await.result(this.operations.leaseRange(temporary, offset, end),
@@ -113,11 +110,12 @@ final class LargeValueTransfer {
 					chunk.writeTo(out);
 				}
 			}
+			return length;
 		}
 		finally {
+			// also when the snapshot script failed half-way (a key that is not a string, say)
 			deleteQuietly(temporary, null);
 		}
-		return length;
 	}
 
 	private void deleteQuietly(String temporary, @Nullable Throwable failure) {

@@ -196,9 +196,12 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 				encoded.add(encode(key, entries.get(key)));
 			}
 		}
-		catch (SerializationException ex) {
+		catch (RuntimeException ex) {
 			encoded.forEach(EncodedValue::release);
-			return rejected(ex);
+			if (ex instanceof SerializationException) {
+				return rejected(ex);
+			}
+			throw ex;
 		}
 		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(keys).values() : List.of(allIndexes(keys));
 		List<CompletableFuture<String>> parts = new ArrayList<>(groups.size());

@@ -88,6 +88,15 @@ class LargeValueTests {
 	}
 
 	@Test
+	void downloadingAKeyThatIsNotAStringFailsAndLeavesNoTemporaryKey() {
+		template.hset("hash", "f", "v");
+		assertThatExceptionOfType(RuntimeException.class)
+			.isThrownBy(() -> template.download("hash", new ByteArrayOutputStream()))
+			.withMessageContaining("WRONGTYPE");
+		assertThat(redis.command("DBSIZE")).isEqualTo(1L);
+	}
+
+	@Test
 	void aFailedUploadLeavesTheOldValueAndNoTemporaryKey() {
 		template.set("doc", "old value");
 		InputStream failing = new InputStream() {

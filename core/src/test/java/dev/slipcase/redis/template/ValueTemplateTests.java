@@ -312,6 +312,18 @@ class ValueTemplateTests {
 	}
 
 	@Test
+	void msetWithAValueThatCannotBeWrittenSendsNothingAndLeaksNothing() {
+		Map<String, String> entries = new LinkedHashMap<>();
+		entries.put("a", "fine");
+		entries.put("b", "unwritable");
+		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strings.mset(entries))
+			.withMessageContaining("'b'");
+		entries.put("b", null);
+		assertThatIllegalArgumentException().isThrownBy(() -> strings.mset(entries)).withMessageContaining("'b'");
+		assertThat(strings.exists("a", "b")).isZero();
+	}
+
+	@Test
 	void rejectsBadArguments() {
 		assertThatIllegalArgumentException().isThrownBy(() -> strings.get(null)).withMessageContaining("key");
 		assertThatIllegalArgumentException().isThrownBy(() -> strings.set("k", "v", Duration.ZERO))
