@@ -27,6 +27,15 @@ final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, Lis
 		this.names = names;
 	}
 
+	/**
+	 * Starts the reply's array. A command that Lettuce writes again after a reconnect may have
+	 * received part of a reply on the lost connection: that part is dropped here.
+	 */
+	@Override
+	public void multi(int count) {
+		this.output.clear();
+	}
+
 	@Override
 	public void set(@Nullable ByteBuffer bytes) {
 		int index = this.output.size();

@@ -38,7 +38,9 @@ import org.springframework.data.redis.serializer.SerializationException;
  * that command only, with a {@code SerializationException} naming the key and format. On a
  * cluster, multi-key operations are split by slot and the results reassembled in the caller's
  * order (such an {@code MSET} is atomic per slot only). A future completes successfully only
- * when Redis acknowledged the command.
+ * when Redis acknowledged the command. With Lettuce's default auto-reconnect, a command whose
+ * reply was lost with the connection is written again (at least once): harmless for
+ * {@code SET}/{@code GET}, but an {@code INCRBY} may then count twice.
  * <p>
  * Keys, values, field names and maps must not be {@code null} or contain {@code null}. Thread-safe
  * ({@link ValueBatch} aside, which one thread fills).
