@@ -23,8 +23,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  */
 final class TemplateCandidates {
 
-	static final List<String> NAMES = List.of("slipcase-json", "spring-generic-json", "spring-jdk",
-			"lettuce-bytes-jackson");
+	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-caller-decode", "spring-generic-json",
+			"spring-jdk", "lettuce-bytes-jackson");
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -47,6 +47,8 @@ final class TemplateCandidates {
 		return switch (name) {
 			case "slipcase-json" -> new SlipcaseCandidate(
 					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)));
+			case "slipcase-json-caller-decode" -> new SlipcaseCandidate(
+					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)).withCallerThreadDecoding());
 			case "spring-generic-json" -> new SpringCandidate(redis.connectionFactory(0), RedisSerializer.json());
 			case "spring-jdk" -> new SpringCandidate(redis.connectionFactory(0), new JdkSerializationRedisSerializer());
 			case "lettuce-bytes-jackson" -> new LettuceJacksonCandidate(

@@ -32,6 +32,26 @@ public final class FormatDecoding {
 	public static <T> T decode(ValueFormat<T> format, ByteBuffer bytes, @Nullable Object key) {
 		ByteBuf view = Unpooled.wrappedBuffer(bytes);
 		try {
+			return decode(format, view, key);
+		}
+		finally {
+			// a view: releasing it never frees Lettuce's memory
+			view.release();
+		}
+	}
+
+	/**
+	 * Decodes the readable bytes of {@code bytes} with {@code format}, advancing its reader index.
+	 * The caller owns {@code bytes} and releases it; this method never releases or retains it.
+	 * @param format the format, never {@code null}
+	 * @param bytes the encoded value, never {@code null}
+	 * @param key the key the value was read from, for the message; may be {@code null}
+	 * @return the value, never {@code null}
+	 * @throws SerializationException when the format rejects the bytes or fails in any other way
+	 */
+	public static <T> T decode(ValueFormat<T> format, ByteBuf bytes, @Nullable Object key) {
+		ByteBuf view = bytes;
+		try {
 			T value = format.decode(view);
 			if (value == null) {
 				throw new SerializationException(describe(format, key, view) + ": the format returned null");
@@ -46,10 +66,6 @@ public final class FormatDecoding {
 		}
 		catch (RuntimeException | StackOverflowError ex) {
 			throw new SerializationException(describe(format, key, view) + ": " + ex, ex);
-		}
-		finally {
-			// a view: releasing it never frees Lettuce's memory
-			view.release();
 		}
 	}
 

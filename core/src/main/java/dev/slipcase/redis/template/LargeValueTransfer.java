@@ -52,6 +52,10 @@ final class LargeValueTransfer {
 		this.chunkSize = chunkSize;
 	}
 
+	int chunkSize() {
+		return this.chunkSize;
+	}
+
 	void upload(String key, InputStream in, long length) throws IOException {
 		String temporary = temporaryKey(key);
 		long written = 0;

@@ -340,6 +340,17 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return submit(command(CommandType.GET, output, args().addKey(key)));
 	}
 
+	/** Like {@link #lease(String)} for {@code type key [field]}: {@code GET}, {@code GETDEL} or {@code HGET}. */
+	CompletableFuture<@Nullable ValueLease> lease(CommandType type, String key, @Nullable String field) {
+		requireKey(key);
+		CommandArgs<String, EncodedValue> args = args().addKey(key);
+		if (field != null) {
+			args.add(field);
+		}
+		LeaseOutput output = new LeaseOutput(this.allocator);
+		return submit(command(type, output, args));
+	}
+
 	/** Like {@link #lease(String)} for {@code GETRANGE key start end}. */
 	CompletableFuture<@Nullable ValueLease> leaseRange(String key, long start, long end) {
 		LeaseOutput output = new LeaseOutput(this.allocator);

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.codec.FormatDecoding;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -19,6 +20,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.protocol.CommandType;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.jspecify.annotations.Nullable;
@@ -60,11 +62,19 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	private final LargeValueTransfer largeValues;
 
+	private final boolean callerDecoding;
+
 	private ValueTemplate(TemplateConnections connections, int database, ValueFormat<V> format,
 			ByteBufAllocator allocator, int chunkSize) {
+		this(connections, new AsyncValueTemplate<>(connections, database, format, allocator), chunkSize, false);
+	}
+
+	private ValueTemplate(TemplateConnections connections, AsyncValueTemplate<V> async, int chunkSize,
+			boolean callerDecoding) {
 		this.connections = connections;
-		this.async = new AsyncValueTemplate<>(connections, database, format, allocator);
-		this.largeValues = new LargeValueTransfer(this.async, connections.timeout(), chunkSize);
+		this.async = async;
+		this.largeValues = new LargeValueTransfer(async, connections.timeout(), chunkSize);
+		this.callerDecoding = callerDecoding;
 	}
 
 	/**
@@ -170,6 +180,17 @@ public final class ValueTemplate<V> implements AutoCloseable {
 				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
 	}
 
+	/**
+	 * A view of this template whose sync {@link #get}, {@link #getAndDelete} and {@link #hget}
+	 * decode on the calling thread instead of the connection's event loop: the reply is copied
+	 * into a pooled buffer (no {@code byte[]}) and parsed by the caller. Worth it when many threads
+	 * read large values through one connection, whose single event loop would otherwise do all the
+	 * parsing; the default decodes in place on the event loop, with no copy at all.
+	 */
+	public ValueTemplate<V> withCallerThreadDecoding() {
+		return new ValueTemplate<>(this.connections, this.async, this.largeValues.chunkSize(), true);
+	}
+
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
 		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, this.async.allocator,
@@ -193,6 +214,9 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
+		if (this.callerDecoding) {
+			return decodeHere(await(this.async.lease(CommandType.GET, key, null)), key);
+		}
 		return await(this.async.get(key));
 	}
 
@@ -221,6 +245,9 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
+		if (this.callerDecoding) {
+			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null)), key);
+		}
 		return await(this.async.getAndDelete(key));
 	}
 
@@ -266,6 +293,12 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
 	public @Nullable V hget(String key, String field) {
+		if (this.callerDecoding) {
+			if (field == null) {
+				throw new IllegalArgumentException("field must not be null");
+			}
+			return decodeHere(await(this.async.lease(CommandType.HGET, key, field)), key + " field " + field);
+		}
 		return await(this.async.hget(key, field));
 	}
 
@@ -328,6 +361,15 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connections.close();
+	}
+
+	private @Nullable V decodeHere(@Nullable ValueLease lease, String where) {
+		if (lease == null) {
+			return null;
+		}
+		try (lease) {
+			return FormatDecoding.decode(this.async.format, lease.content(), where);
+		}
 	}
 
 	private <T> T await(CompletableFuture<T> future) {

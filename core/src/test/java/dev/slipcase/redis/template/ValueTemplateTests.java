@@ -324,6 +324,23 @@ class ValueTemplateTests {
 	}
 
 	@Test
+	void callerThreadDecodingReadsTheSameValuesAndFailsTheSameWay() {
+		ValueTemplate<String> callerDecoding = strings.withCallerThreadDecoding();
+		strings.set("k", "välue");
+		strings.hset("h", "f", "field value");
+		assertThat(callerDecoding.get("k")).isEqualTo("välue");
+		assertThat(callerDecoding.get("missing")).isNull();
+		assertThat(callerDecoding.hget("h", "f")).isEqualTo("field value");
+		assertThat(callerDecoding.hget("h", "nope")).isNull();
+		assertThat(callerDecoding.getAndDelete("k")).isEqualTo("välue");
+		assertThat(strings.exists("k")).isZero();
+		redis.command("SET", "bad", "corrupt");
+		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> callerDecoding.get("bad"))
+			.withMessageContaining("key 'bad'")
+			.withMessageContaining("test-picky");
+	}
+
+	@Test
 	void rejectsBadArguments() {
 		assertThatIllegalArgumentException().isThrownBy(() -> strings.get(null)).withMessageContaining("key");
 		assertThatIllegalArgumentException().isThrownBy(() -> strings.set("k", "v", Duration.ZERO))
