@@ -1,0 +1,91 @@
+package dev.slipcase.redis.template;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.slipcase.redis.benchmark.Payload;
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * SET then GET of one payload against a real local Redis (started for the trial), through each
+ * candidate side by side: Slipcase's {@link ValueTemplate} (decoding on the event loop, and on the
+ * caller's thread), Spring Data's {@code RedisTemplate}
+ * with {@code GenericJacksonJsonRedisSerializer} and with {@code JdkSerializationRedisSerializer},
+ * and raw Lettuce {@code ByteArrayCodec} with Jackson. Every candidate shares one connection
+ * between the benchmark threads; each thread uses its own key. Run with {@code -t 1} and
+ * {@code -t 8}, and {@code -prof gc} for bytes allocated per operation:
+ * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -t 8 -prof gc</pre>
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@Fork(1)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+public class TemplateBenchmark {
+
+	/** The server and the candidate, shared by the benchmark threads. */
+	@State(Scope.Benchmark)
+	public static class Shared {
+
+		@Param({ "ORDER", "DOCUMENT" })
+		public Payload payload;
+
+		@Param({ "slipcase-json", "slipcase-json-caller-decode", "spring-generic-json", "spring-jdk",
+				"lettuce-bytes-jackson" })
+		public String candidate;
+
+		RedisFixture redis;
+
+		TemplateCandidates.Candidate client;
+
+		Object value;
+
+		final AtomicInteger threads = new AtomicInteger();
+
+		@Setup(Level.Trial)
+		public void setUp() {
+			this.redis = RedisFixture.start();
+			this.client = TemplateCandidates.create(this.candidate, this.payload, this.redis);
+			this.value = this.payload.value();
+		}
+
+		@TearDown(Level.Trial)
+		public void tearDown() {
+			this.client.close();
+			this.redis.close();
+		}
+
+	}
+
+	/** Each thread's own key. */
+	@State(Scope.Thread)
+	public static class PerThread {
+
+		String key;
+
+		@Setup(Level.Trial)
+		public void setUp(Shared shared) {
+			this.key = "bench:" + shared.threads.incrementAndGet();
+		}
+
+	}
+
+	@Benchmark
+	public @Nullable Object setThenGet(Shared shared, PerThread thread) {
+		return shared.client.setGet(thread.key, shared.value);
+	}
+
+}

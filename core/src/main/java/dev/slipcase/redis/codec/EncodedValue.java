@@ -1,0 +1,164 @@
+package dev.slipcase.redis.codec;
+
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
+
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
+import org.springframework.data.redis.serializer.SerializationException;
+
+/**
+ * A value already serialized, on the caller's thread, into a pooled buffer that the command
+ * sending it owns. {@link EncodedValueCodec} copies its bytes into Lettuce's outbound buffer on the
+ * event loop, which cannot fail for a serialization reason; the command releases it with
+ * {@link #release()} once it is done (completed, failed or cancelled).
+ * <p>
+ * Lettuce may encode a command more than once: after a reconnect it writes again the commands it
+ * had not received a reply for. The bytes are therefore never consumed ({@link #writeTo} leaves the
+ * reader index alone) and stay valid until the command is done, after which Lettuce never writes
+ * it again. A {@link #release()} that races with an encode in progress (a caller cancelling a
+ * command the event loop is writing at that instant) waits for the encode: the buffer is freed by
+ * whichever of the two finishes last, never under the encoder's feet. Because Netty recycles
+ * pooled buffer objects, the guard lives in this object, not in the buffer's reference count.
+ * <p>
+ * Thread-safe.
+ */
+public final class EncodedValue {
+
+	private static final int RELEASED = 1;
+
+	private static final int PIN = 2;
+
+	private final ByteBuf bytes;
+
+	private final int size;
+
+	private static final AtomicIntegerFieldUpdater<EncodedValue> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(EncodedValue.class, "state");
+
+	/** Bit 0: released by the owner; the rest: encodes in progress, times {@link #PIN}. */
+	private volatile int state;
+
+	private EncodedValue(ByteBuf bytes) {
+		this.bytes = bytes;
+		this.size = bytes.readableBytes();
+	}
+
+	/**
+	 * Serializes {@code value} with {@code format} into a buffer from {@code allocator}, on the
+	 * calling thread.
+	 * <p>
+	 * The caller is responsible for releasing the returned value with {@link #release()}
+	 * (normally by tying it to the completion of the command that sends it).
+	 * @param format the format, never {@code null}
+	 * @param value the value, never {@code null}
+	 * @param allocator where the buffer comes from, never {@code null}
+	 * @return the encoded value, never {@code null}
+	 * @throws SerializationException when the format cannot encode the value; nothing is leaked
+	 */
+	public static <T> EncodedValue encode(ValueFormat<T> format, T value, ByteBufAllocator allocator) {
+		if (value == null) {
+			throw new IllegalArgumentException("value must not be null");
+		}
+		ByteBuf buffer = allocator.directBuffer(Math.max(format.estimateSize(value), 16));
+		try {
+			format.encode(value, buffer);
+			return new EncodedValue(buffer);
+		}
+		catch (SerializationException ex) {
+			buffer.release();
+			throw ex;
+		}
+		catch (RuntimeException | StackOverflowError ex) {
+			buffer.release();
+			throw new SerializationException("Cannot encode a " + value.getClass().getName() + " with format '"
+					+ format.name() + "': " + ex, ex);
+		}
+	}
+
+	/**
+	 * Takes ownership of {@code bytes}' readable bytes as an encoded value.
+	 * <p>
+	 * Reference count ownership of {@code bytes} is transferred to this method; {@link #release()}
+	 * releases it.
+	 * @param bytes the encoded bytes, never {@code null}
+	 */
+	public static EncodedValue wrap(ByteBuf bytes) {
+		if (bytes == null) {
+			throw new IllegalArgumentException("bytes must not be null");
+		}
+		return new EncodedValue(bytes);
+	}
+
+	/** The number of encoded bytes. */
+	public int size() {
+		return this.size;
+	}
+
+	/**
+	 * Copies the encoded bytes to {@code target}'s writer index, without consuming them, so that a
+	 * retried command writes the same bytes again. Never releases {@code target}.
+	 * @throws IllegalStateException when this value was already released: its command is done and
+	 * must not be written (Lettuce then closes the connection and retries the other commands)
+	 */
+	public void writeTo(ByteBuf target) {
+		if (!pin()) {
+			throw new IllegalStateException("Encoded value of " + this.size
+					+ " bytes was released before it was written: its command was cancelled while being encoded");
+		}
+		try {
+			target.writeBytes(this.bytes, this.bytes.readerIndex(), this.size);
+		}
+		finally {
+			unpin();
+		}
+	}
+
+	/** Whether {@link #release()} was called. */
+	public boolean isReleased() {
+		return (this.state & RELEASED) != 0;
+	}
+
+	/**
+	 * Gives up the owner's claim on the buffer: it is freed now, or when an encode in progress
+	 * finishes. Idempotent, so every terminal path of a command may call it.
+	 */
+	public void release() {
+		int previous;
+		do {
+			previous = this.state;
+			if ((previous & RELEASED) != 0) {
+				return;
+			}
+		}
+		while (!STATE.compareAndSet(this, previous, previous | RELEASED));
+		if (previous == 0) {
+			this.bytes.release();
+		}
+	}
+
+	private boolean pin() {
+		int current;
+		do {
+			current = this.state;
+			if ((current & RELEASED) != 0) {
+				return false;
+			}
+		}
+		while (!STATE.compareAndSet(this, current, current + PIN));
+		return true;
+	}
+
+	private void unpin() {
+		if (STATE.addAndGet(this, -PIN) == RELEASED) {
+			this.bytes.release();
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "EncodedValue[" + this.size + " bytes" + (isReleased() ? ", released" : "") + "]";
+	}
+
+}

@@ -1,0 +1,77 @@
+package dev.slipcase.redis.codec;
+
+import java.nio.ByteBuffer;
+
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.serializer.SerializationException;
+
+/**
+ * Decodes a {@code ByteBuffer} that Lettuce hands over (a view of its receive buffer, valid only
+ * during the call) with a {@link ValueFormat}, without copying it into a {@code byte[]}: the
+ * buffer is wrapped, not copied. Any failure becomes a {@link SerializationException} naming the
+ * format and, where known, the key.
+ */
+public final class FormatDecoding {
+
+	private FormatDecoding() {
+	}
+
+	/**
+	 * Decodes the remaining bytes of {@code bytes} with {@code format}. The buffer's position is
+	 * not changed; nothing keeps a reference to it after this method returns.
+	 * @param format the format, never {@code null}
+	 * @param bytes the encoded value, never {@code null}
+	 * @param key the key the value was read from, for the message; may be {@code null}
+	 * @return the value, never {@code null}
+	 * @throws SerializationException when the format rejects the bytes or fails in any other way
+	 */
+	public static <T> T decode(ValueFormat<T> format, ByteBuffer bytes, @Nullable Object key) {
+		ByteBuf view = Unpooled.wrappedBuffer(bytes);
+		try {
+			return decode(format, view, key);
+		}
+		finally {
+			// a view: releasing it never frees Lettuce's memory
+			view.release();
+		}
+	}
+
+	/**
+	 * Decodes the readable bytes of {@code bytes} with {@code format}, advancing its reader index.
+	 * The caller owns {@code bytes} and releases it; this method never releases or retains it.
+	 * @param format the format, never {@code null}
+	 * @param bytes the encoded value, never {@code null}
+	 * @param key the key the value was read from, for the message; may be {@code null}
+	 * @return the value, never {@code null}
+	 * @throws SerializationException when the format rejects the bytes or fails in any other way
+	 */
+	public static <T> T decode(ValueFormat<T> format, ByteBuf bytes, @Nullable Object key) {
+		ByteBuf view = bytes;
+		try {
+			T value = format.decode(view);
+			if (value == null) {
+				throw new SerializationException(describe(format, key, view) + ": the format returned null");
+			}
+			return value;
+		}
+		catch (SerializationException ex) {
+			if (key == null) {
+				throw ex;
+			}
+			throw new SerializationException(describe(format, key, view) + ": " + ex.getMessage(), ex);
+		}
+		catch (RuntimeException | StackOverflowError ex) {
+			throw new SerializationException(describe(format, key, view) + ": " + ex, ex);
+		}
+	}
+
+	private static String describe(ValueFormat<?> format, @Nullable Object key, ByteBuf view) {
+		String where = (key != null) ? " of key '" + key + "'" : "";
+		return "Cannot decode " + view.capacity() + " bytes" + where + " with format '" + format.name() + "'";
+	}
+
+}

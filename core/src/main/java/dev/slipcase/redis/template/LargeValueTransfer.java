@@ -1,0 +1,155 @@
+package dev.slipcase.redis.template;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.codec.EncodedValue;
+import io.lettuce.core.cluster.SlotHash;
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Moves values of any size between streams and Redis in chunks, so heap use is bounded by the
+ * chunk size, never the value size.
+ * <p>
+ * An upload writes the chunks into a temporary key ({@code SET}, then {@code APPEND}) and, once
+ * every byte is there, replaces the real key with an atomic {@code RENAME} (and {@code PERSIST}) in
+ * one script: readers see the old value or the new one, never a part; a failed upload deletes
+ * the temporary key and leaves the old value as it was. A download first copies the value
+ * atomically to a temporary key ({@code COPY}, Redis 6.2+) and reads that copy with
+ * {@code GETRANGE}, so a concurrent upload cannot mix two versions into one download. Temporary
+ * keys share the key's hash tag (same cluster slot) and expire after an hour should the process
+ * die half-way.
+ */
+final class LargeValueTransfer {
+
+	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
+
+	private static final Duration TEMPORARY_TTL = Duration.ofHours(1);
+
+	private static final String REPLACE = "redis.call('RENAME', KEYS[1], KEYS[2]) "
+			+ "redis.call('PERSIST', KEYS[2]) return 1";
+
+	private static final String SNAPSHOT = "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+			+ "redis.call('COPY', KEYS[1], KEYS[2], 'REPLACE') redis.call('PEXPIRE', KEYS[2], ARGV[1]) "
+			+ "return redis.call('STRLEN', KEYS[2])";
+
+	private final AsyncValueTemplate<?> operations;
+
+	private final Duration timeout;
+
+	private final int chunkSize;
+
+	LargeValueTransfer(AsyncValueTemplate<?> operations, Duration timeout, int chunkSize) {
+		this.operations = operations;
+		this.timeout = timeout;
+		this.chunkSize = chunkSize;
+	}
+
+	int chunkSize() {
+		return this.chunkSize;
+	}
+
+	void upload(String key, InputStream in, long length) throws IOException {
+		String temporary = temporaryKey(key);
+		long written = 0;
+		try {
+			do {
+				int size = (int) Math.min(this.chunkSize, length - written);
+				EncodedValue chunk = readChunk(in, size, written, length);
+				long reply = Await.result(this.operations.writeRaw(temporary, chunk,
+						(written == 0) ? TEMPORARY_TTL : null), this.timeout);
+				written += size;
+				if (reply != written) {
+					throw new IllegalStateException("Temporary key '" + temporary + "' holds " + reply
+							+ " bytes after writing " + written + ": it was changed by someone else");
+				}
+			}
+			while (written < length);
+			Await.result(this.operations.evalInteger(REPLACE, List.of(temporary, key), List.of()), this.timeout);
+		}
+		catch (IOException | RuntimeException | Error ex) {
+			deleteQuietly(temporary, ex);
+			throw ex;
+		}
+	}
+
+	private EncodedValue readChunk(InputStream in, int size, long offset, long length) throws IOException {
+		ByteBuf chunk = this.operations.allocator.heapBuffer(size);
+		try {
+			while (chunk.readableBytes() < size) {
+				int read = chunk.writeBytes(in, size - chunk.readableBytes());
+				if (read < 0) {
+					throw new EOFException("The stream ended after " + (offset + chunk.readableBytes()) + " of the "
+							+ length + " bytes announced");
+				}
+			}
+			return EncodedValue.wrap(chunk);
+		}
+		catch (IOException | RuntimeException ex) {
+			chunk.release();
+			throw ex;
+		}
+	}
+
+	long download(String key, OutputStream out) throws IOException {
+		String temporary = temporaryKey(key);
+		try {
+			long length = Await.result(this.operations.evalInteger(SNAPSHOT, List.of(key, temporary),
+					List.of(Long.toString(TEMPORARY_TTL.toMillis()))), this.timeout);
+			for (long offset = 0; offset < length; offset += this.chunkSize) {
+				long end = Math.min(offset + this.chunkSize, length) - 1;
+				try (ValueLease chunk = Await.result(this.operations.leaseRange(temporary, offset, end),
+						this.timeout)) {
+					if (chunk == null || chunk.size() != end - offset + 1) {
+						throw new IllegalStateException("Temporary copy '" + temporary + "' of '" + key
+								+ "' changed while it was read");
+					}
+					chunk.writeTo(out);
+				}
+			}
+			return length;
+		}
+		finally {
+			// also when the snapshot script failed half-way (a key that is not a string, say)
+			deleteQuietly(temporary, null);
+		}
+	}
+
+	private void deleteQuietly(String temporary, @Nullable Throwable failure) {
+		try {
+			Await.result(this.operations.delete(temporary), this.timeout);
+		}
+		catch (RuntimeException ex) {
+			if (failure != null) {
+				failure.addSuppressed(ex);
+			}
+		}
+	}
+
+	private String temporaryKey(String key) {
+		String tag = hashTag(key);
+		String temporary = "{" + ((tag != null) ? tag : key) + "}:slipcase:tmp:" + UUID.randomUUID();
+		if (this.operations.cluster && SlotHash.getSlot(temporary) != SlotHash.getSlot(key)) {
+			throw new IllegalArgumentException("Key '" + key + "' cannot be transferred in chunks on a cluster: "
+					+ "no temporary key of the same slot can be named for it; give it a hash tag such as {name}");
+		}
+		return temporary;
+	}
+
+	private static @Nullable String hashTag(String key) {
+		int start = key.indexOf('{');
+		if (start < 0) {
+			return null;
+		}
+		int end = key.indexOf('}', start + 1);
+		return (end > start + 1) ? key.substring(start + 1, end) : null;
+	}
+
+}

@@ -1,0 +1,81 @@
+package dev.slipcase.redis.template;
+
+import java.util.List;
+
+import dev.slipcase.redis.codec.EncodedValue;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A command of the template that owns its pooled buffers: the {@link EncodedValue}s it sends are
+ * released, and a {@link LeaseOutput}'s buffer is released unless it reached the caller, whichever
+ * way the command ends (a reply, a failure, a cancellation, or a caller completing the future
+ * itself). Lettuce never writes a command that is done, so nothing it may still encode is freed
+ * (see {@link EncodedValue} for the cancel-while-encoding race).
+ */
+final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
+
+	private final @Nullable Object owned;
+
+	private final @Nullable LeaseOutput lease;
+
+	/**
+	 * @param owned an {@link EncodedValue}, a {@code List} of them, or {@code null}; reference
+	 * count ownership is transferred to this command
+	 */
+	TemplateCommand(ProtocolKeyword type, CommandOutput<String, EncodedValue, T> output,
+			CommandArgs<String, EncodedValue> args, @Nullable Object owned) {
+		super(new Command<>(type, output, args));
+		this.owned = owned;
+		this.lease = (output instanceof LeaseOutput leaseOutput) ? leaseOutput : null;
+	}
+
+	@Override
+	public boolean complete(T value) {
+		boolean completed = super.complete(value);
+		releaseWhenDone();
+		return completed;
+	}
+
+	@Override
+	protected void completeResult() {
+		super.completeResult();
+		releaseWhenDone();
+	}
+
+	@Override
+	public boolean completeExceptionally(Throwable ex) {
+		boolean completed = super.completeExceptionally(ex);
+		releaseWhenDone();
+		return completed;
+	}
+
+	@Override
+	public boolean cancel(boolean mayInterruptIfRunning) {
+		boolean cancelled = super.cancel(mayInterruptIfRunning);
+		releaseWhenDone();
+		return cancelled;
+	}
+
+	private void releaseWhenDone() {
+		if (!isDone()) {
+			return;
+		}
+		if (this.owned instanceof EncodedValue value) {
+			value.release();
+		}
+		else if (this.owned instanceof List<?> values) {
+			for (Object value : values) {
+				((EncodedValue) value).release();
+			}
+		}
+		if (this.lease != null && (isCompletedExceptionally() || getNow(null) == null)) {
+			this.lease.abandon();
+		}
+	}
+
+}

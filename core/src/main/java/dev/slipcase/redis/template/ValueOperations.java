@@ -1,0 +1,451 @@
+package dev.slipcase.redis.template;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandKeyword;
+import io.lettuce.core.protocol.CommandType;
+import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.serializer.SerializationException;
+
+/**
+ * The operations of a {@link ValueTemplate}, each returning a {@code CompletableFuture}: sent at
+ * once by {@link AsyncValueTemplate}, collected and sent in one write by {@link ValueBatch}.
+ * <p>
+ * Values are serialized on the calling thread into pooled buffers owned by their command, which
+ * releases them when it is done (completed, failed or cancelled); a value that cannot be
+ * serialized fails the returned future with a {@code SerializationException} and nothing is sent.
+ * Replies are decoded straight from Lettuce's receive buffer; a reply that cannot be decoded fails
+ * that command only, with a {@code SerializationException} naming the key and format. On a
+ * cluster, multi-key operations are split by slot and the results reassembled in the caller's
+ * order (such an {@code MSET} is atomic per slot only). A future completes successfully only
+ * when Redis acknowledged the command. With Lettuce's default auto-reconnect, a command whose
+ * reply was lost with the connection is written again (at least once): harmless for
+ * {@code SET}/{@code GET}, but an {@code INCRBY} may then count twice.
+ * <p>
+ * Keys, values, field names and maps must not be {@code null} or contain {@code null}. Thread-safe
+ * ({@link ValueBatch} aside, which one thread fills).
+ *
+ * @param <V> the type of values
+ */
+public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, ValueBatch {
+
+	final ValueFormat<V> format;
+
+	final ByteBufAllocator allocator;
+
+	final boolean cluster;
+
+	ValueOperations(ValueFormat<V> format, ByteBufAllocator allocator, boolean cluster) {
+		this.format = format;
+		this.allocator = allocator;
+		this.cluster = cluster;
+	}
+
+	/** Sends {@code command} (or queues it) and returns it, or a future that follows it. */
+	abstract <T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command);
+
+	/** An operation that failed before sending anything, such as a value that does not serialize. */
+	<T> CompletableFuture<T> rejected(RuntimeException ex) {
+		return CompletableFuture.failedFuture(ex);
+	}
+
+	/** The value at {@code key}, or {@code null} when there is none. */
+	public CompletableFuture<@Nullable V> get(String key) {
+		requireKey(key);
+		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+	}
+
+	/** Sets {@code key} to {@code value}, without expiry. */
+	public CompletableFuture<Void> set(String key, V value) {
+		return set(key, value, null, null).thenApply((ok) -> null);
+	}
+
+	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
+	public CompletableFuture<Void> set(String key, V value, Duration ttl) {
+		requireTtl(ttl);
+		return set(key, value, ttl, null).thenApply((ok) -> null);
+	}
+
+	/** {@code SET} for the sync form, without a dependent future: completes with {@code true}. */
+	CompletableFuture<Boolean> setAcknowledged(String key, V value, @Nullable Duration ttl) {
+		if (ttl != null) {
+			requireTtl(ttl);
+		}
+		return set(key, value, ttl, null);
+	}
+
+	/**
+	 * Sets {@code key} to {@code value} only when the key does not exist ({@code SET NX}).
+	 * @param ttl the expiry, or {@code null} for none
+	 * @return whether the value was set
+	 */
+	public CompletableFuture<Boolean> setIfAbsent(String key, V value, @Nullable Duration ttl) {
+		if (ttl != null) {
+			requireTtl(ttl);
+		}
+		return set(key, value, ttl, CommandKeyword.NX);
+	}
+
+	/**
+	 * Sets {@code key} to {@code value} only when the key exists ({@code SET XX}).
+	 * @param ttl the expiry, or {@code null} for none
+	 * @return whether the value was set
+	 */
+	public CompletableFuture<Boolean> setIfPresent(String key, V value, @Nullable Duration ttl) {
+		if (ttl != null) {
+			requireTtl(ttl);
+		}
+		return set(key, value, ttl, CommandKeyword.XX);
+	}
+
+	private CompletableFuture<Boolean> set(String key, V value, @Nullable Duration ttl,
+			@Nullable CommandKeyword condition) {
+		requireKey(key);
+		EncodedValue encoded;
+		try {
+			encoded = encode(key, value);
+		}
+		catch (SerializationException ex) {
+			return rejected(ex);
+		}
+		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(encoded);
+		if (ttl != null) {
+			args.add(CommandKeyword.PX).add(ttl.toMillis());
+		}
+		if (condition != null) {
+			args.add(condition);
+		}
+		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, encoded));
+	}
+
+	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
+	public CompletableFuture<@Nullable V> getAndDelete(String key) {
+		requireKey(key);
+		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+	}
+
+	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
+	public CompletableFuture<List<@Nullable V>> mget(Collection<String> keys) {
+		List<String> ordered = requireKeys(keys);
+		if (ordered.isEmpty()) {
+			return CompletableFuture.completedFuture(List.of());
+		}
+		if (!this.cluster) {
+			return mgetOneSlot(ordered);
+		}
+		Map<Integer, List<Integer>> bySlot = indexesBySlot(ordered);
+		if (bySlot.size() == 1) {
+			return mgetOneSlot(ordered);
+		}
+		List<CompletableFuture<List<@Nullable V>>> parts = new ArrayList<>(bySlot.size());
+		List<List<Integer>> positions = new ArrayList<>(bySlot.size());
+		bySlot.values().forEach((indexes) -> {
+			parts.add(mgetOneSlot(indexes.stream().map(ordered::get).toList()));
+			positions.add(indexes);
+		});
+		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply((done) -> {
+			List<@Nullable V> result = new ArrayList<>(ordered.size());
+			for (int i = 0; i < ordered.size(); i++) {
+				result.add(null);
+			}
+			for (int part = 0; part < parts.size(); part++) {
+				List<@Nullable V> values = parts.get(part).join();
+				List<Integer> indexes = positions.get(part);
+				for (int i = 0; i < indexes.size(); i++) {
+					result.set(indexes.get(i), values.get(i));
+				}
+			}
+			return result;
+		});
+	}
+
+	private CompletableFuture<List<@Nullable V>> mgetOneSlot(List<String> keys) {
+		return submit(command(CommandType.MGET, new DecodedListOutput<>(this.format, keys), args().addKeys(keys)));
+	}
+
+	/** Sets every key of {@code entries} to its value ({@code MSET}; on a cluster, one per slot). */
+	public CompletableFuture<Void> mset(Map<String, ? extends V> entries) {
+		if (entries == null) {
+			throw new IllegalArgumentException("entries must not be null");
+		}
+		List<String> keys = requireKeys(entries.keySet());
+		if (keys.isEmpty()) {
+			return CompletableFuture.completedFuture(null);
+		}
+		List<EncodedValue> encoded = new ArrayList<>(keys.size());
+		try {
+			for (String key : keys) {
+				encoded.add(encode(key, entries.get(key)));
+			}
+		}
+		catch (RuntimeException ex) {
+			encoded.forEach(EncodedValue::release);
+			if (ex instanceof SerializationException) {
+				return rejected(ex);
+			}
+			throw ex;
+		}
+		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(keys).values() : List.of(allIndexes(keys));
+		List<CompletableFuture<String>> parts = new ArrayList<>(groups.size());
+		for (List<Integer> indexes : groups) {
+			CommandArgs<String, EncodedValue> args = args();
+			List<EncodedValue> values = new ArrayList<>(indexes.size());
+			for (int index : indexes) {
+				args.addKey(keys.get(index)).addValue(encoded.get(index));
+				values.add(encoded.get(index));
+			}
+			parts.add(submit(owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values)));
+		}
+		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+	}
+
+	/** Deletes {@code keys}; the number of keys that existed. */
+	public CompletableFuture<Long> delete(String... keys) {
+		return delete(Arrays.asList(keys));
+	}
+
+	/** Deletes {@code keys}; the number of keys that existed. */
+	public CompletableFuture<Long> delete(Collection<String> keys) {
+		return countPerSlot(CommandType.DEL, keys);
+	}
+
+	/** How many of {@code keys} exist (a key named twice counts twice, as in Redis). */
+	public CompletableFuture<Long> exists(String... keys) {
+		return exists(Arrays.asList(keys));
+	}
+
+	/** How many of {@code keys} exist (a key named twice counts twice, as in Redis). */
+	public CompletableFuture<Long> exists(Collection<String> keys) {
+		return countPerSlot(CommandType.EXISTS, keys);
+	}
+
+	private CompletableFuture<Long> countPerSlot(CommandType type, Collection<String> keys) {
+		List<String> ordered = requireKeys(keys);
+		if (ordered.isEmpty()) {
+			return CompletableFuture.completedFuture(0L);
+		}
+		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(ordered).values()
+				: List.of(allIndexes(ordered));
+		CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
+		for (List<Integer> indexes : groups) {
+			CompletableFuture<Long> part = submit(command(type, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
+					args().addKeys(indexes.stream().map(ordered::get).toList())));
+			total = total.thenCombine(part, Long::sum);
+		}
+		return total;
+	}
+
+	/** Makes {@code key} expire after {@code ttl}; whether the key exists. */
+	public CompletableFuture<Boolean> expire(String key, Duration ttl) {
+		requireKey(key);
+		requireTtl(ttl);
+		return submit(command(CommandType.PEXPIRE, new BooleanOutput<>(EncodedValueCodec.INSTANCE),
+				args().addKey(key).add(ttl.toMillis())));
+	}
+
+	/** Adds {@code delta} to the integer at {@code key} ({@code INCRBY}); the new value. */
+	public CompletableFuture<Long> incrementBy(String key, long delta) {
+		requireKey(key);
+		return submit(command(CommandType.INCRBY, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
+				args().addKey(key).add(delta)));
+	}
+
+	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
+	public CompletableFuture<@Nullable V> hget(String key, String field) {
+		requireKey(key);
+		requireField(field);
+		return submit(command(CommandType.HGET, new DecodedValueOutput<>(this.format, key + " field " + field),
+				args().addKey(key).add(field)));
+	}
+
+	/** Sets {@code field} of the hash at {@code key}; whether the field is new. */
+	public CompletableFuture<Boolean> hset(String key, String field, V value) {
+		requireField(field);
+		if (value == null) {
+			throw new IllegalArgumentException("value must not be null");
+		}
+		return hset(key, Map.of(field, value)).thenApply((added) -> added > 0);
+	}
+
+	/** Sets several fields of the hash at {@code key}; the number of new fields. */
+	public CompletableFuture<Long> hset(String key, Map<String, ? extends V> fields) {
+		requireKey(key);
+		if (fields == null || fields.isEmpty()) {
+			throw new IllegalArgumentException("fields must not be null or empty");
+		}
+		CommandArgs<String, EncodedValue> args = args().addKey(key);
+		List<EncodedValue> encoded = new ArrayList<>(fields.size());
+		try {
+			for (Map.Entry<String, ? extends V> entry : fields.entrySet()) {
+				requireField(entry.getKey());
+				EncodedValue value = encode(key + " field " + entry.getKey(), entry.getValue());
+				encoded.add(value);
+				args.add(entry.getKey()).addValue(value);
+			}
+		}
+		catch (RuntimeException ex) {
+			encoded.forEach(EncodedValue::release);
+			if (ex instanceof SerializationException) {
+				return rejected(ex);
+			}
+			throw ex;
+		}
+		return submit(owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded));
+	}
+
+	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
+	public CompletableFuture<List<@Nullable V>> hmget(String key, Collection<String> fields) {
+		requireKey(key);
+		if (fields == null || fields.isEmpty()) {
+			throw new IllegalArgumentException("fields must not be null or empty");
+		}
+		List<String> names = new ArrayList<>(fields.size());
+		CommandArgs<String, EncodedValue> args = args().addKey(key);
+		for (String field : fields) {
+			requireField(field);
+			names.add(key + " field " + field);
+			args.add(field);
+		}
+		return submit(command(CommandType.HMGET, new DecodedListOutput<>(this.format, names), args));
+	}
+
+	/**
+	 * The raw bytes at {@code key} in a pooled buffer that the caller releases by closing the
+	 * lease, or {@code null} when there is none. A lease whose future is cancelled or fails is
+	 * released here, also when the reply arrives later.
+	 */
+	public CompletableFuture<@Nullable ValueLease> lease(String key) {
+		requireKey(key);
+		LeaseOutput output = new LeaseOutput(this.allocator);
+		return submit(command(CommandType.GET, output, args().addKey(key)));
+	}
+
+	/** Like {@link #lease(String)} for {@code type key [field]}: {@code GET}, {@code GETDEL} or {@code HGET}. */
+	CompletableFuture<@Nullable ValueLease> lease(CommandType type, String key, @Nullable String field) {
+		requireKey(key);
+		CommandArgs<String, EncodedValue> args = args().addKey(key);
+		if (field != null) {
+			args.add(field);
+		}
+		LeaseOutput output = new LeaseOutput(this.allocator);
+		return submit(command(type, output, args));
+	}
+
+	/** Like {@link #lease(String)} for {@code GETRANGE key start end}. */
+	CompletableFuture<@Nullable ValueLease> leaseRange(String key, long start, long end) {
+		LeaseOutput output = new LeaseOutput(this.allocator);
+		return submit(command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
+	}
+
+	/** {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}. */
+	CompletableFuture<Long> writeRaw(String key, EncodedValue bytes, @Nullable Duration ttl) {
+		if (ttl == null) {
+			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
+					args().addKey(key).addValue(bytes), bytes));
+		}
+		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(bytes).add(CommandKeyword.PX)
+			.add(ttl.toMillis());
+		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, bytes))
+			.thenApply((ok) -> (long) bytes.size());
+	}
+
+	/** {@code EVAL script} over {@code keys} and {@code argv}, for an integer reply. */
+	CompletableFuture<Long> evalInteger(String script, List<String> keys, List<String> argv) {
+		CommandArgs<String, EncodedValue> args = args().add(script).add(keys.size()).addKeys(keys);
+		argv.forEach(args::add);
+		return submit(command(CommandType.EVAL, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args));
+	}
+
+	private EncodedValue encode(String where, @Nullable V value) {
+		if (value == null) {
+			throw new IllegalArgumentException("value of '" + where + "' must not be null");
+		}
+		try {
+			return EncodedValue.encode(this.format, value, this.allocator);
+		}
+		catch (SerializationException ex) {
+			throw new SerializationException("Cannot write '" + where + "': " + ex.getMessage(), ex);
+		}
+	}
+
+	private static <T> TemplateCommand<T> command(CommandType type, CommandOutput<String, EncodedValue, T> output,
+			CommandArgs<String, EncodedValue> args) {
+		return new TemplateCommand<>(type, output, args, null);
+	}
+
+	/** A command that owns {@code owned} (an {@link EncodedValue} or a list of them) and releases it when done. */
+	private static <T> TemplateCommand<T> owning(CommandType type, CommandOutput<String, EncodedValue, T> output,
+			CommandArgs<String, EncodedValue> args, Object owned) {
+		return new TemplateCommand<>(type, output, args, owned);
+	}
+
+	private static CommandArgs<String, EncodedValue> args() {
+		return new CommandArgs<>(EncodedValueCodec.INSTANCE);
+	}
+
+	private static Map<Integer, List<Integer>> indexesBySlot(List<String> keys) {
+		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
+		for (int i = 0; i < keys.size(); i++) {
+			bySlot.computeIfAbsent(SlotHash.getSlot(keys.get(i)), (slot) -> new ArrayList<>()).add(i);
+		}
+		return bySlot;
+	}
+
+	private static List<Integer> allIndexes(List<String> keys) {
+		List<Integer> indexes = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			indexes.add(i);
+		}
+		return indexes;
+	}
+
+	static void requireKey(String key) {
+		if (key == null) {
+			throw new IllegalArgumentException("key must not be null");
+		}
+	}
+
+	private static void requireField(String field) {
+		if (field == null) {
+			throw new IllegalArgumentException("field must not be null");
+		}
+	}
+
+	private static List<String> requireKeys(Collection<String> keys) {
+		if (keys == null) {
+			throw new IllegalArgumentException("keys must not be null");
+		}
+		List<String> ordered = new ArrayList<>(keys);
+		if (ordered.contains(null)) {
+			throw new IllegalArgumentException("keys must not contain null");
+		}
+		return ordered;
+	}
+
+	private static void requireTtl(Duration ttl) {
+		if (ttl == null || ttl.isNegative() || ttl.isZero() || ttl.toMillis() == 0) {
+			throw new IllegalArgumentException("ttl must be at least one millisecond, was " + ttl);
+		}
+	}
+
+}

@@ -1,0 +1,406 @@
+package dev.slipcase.redis.template;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.codec.FormatDecoding;
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.protocol.CommandType;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.PooledByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A typed Redis template on Lettuce with no intermediate {@code byte[]}: {@code String} keys,
+ * values of type {@code V} in one {@link ValueFormat}. Values are serialized on the caller's
+ * thread into pooled buffers that Lettuce copies into its outbound buffer (so a value that does
+ * not serialize fails its own call, never the shared connection), and decoded straight from
+ * Lettuce's receive buffer.
+ * <pre class="code">
+ * ValueTemplate&lt;Order&gt; orders = ValueTemplate.create(connectionFactory, orderFormat);
+ * orders.set("order:42", order, Duration.ofMinutes(10));
+ * Order read = orders.get("order:42");
+ * CompletableFuture&lt;List&lt;Order&gt;&gt; many = orders.async().mget(List.of("order:1", "order:2"));
+ * try (ValueLease lease = orders.lease("report:7")) { ... }
+ * </pre>
+ * Built from Spring's {@link LettuceConnectionFactory} (its native client, so SSL, auth, database,
+ * Sentinel and Cluster come from the application's configuration), or from a plain
+ * {@link RedisClient} or {@link RedisClusterClient}. Each database gets one shared, multiplexed
+ * connection, opened on first use without blocking callers ({@link #forDatabase(int)}); on a
+ * cluster, multi-key operations are split by slot and reassembled in the caller's order.
+ * <p>
+ * The sync methods wait up to the command timeout of the client configuration, then cancel the
+ * command; they throw {@code SerializationException} for values that cannot be written or read,
+ * Lettuce's {@code RedisException}s otherwise. Instances are immutable and thread-safe. The
+ * template owns the connections it opened (closed by {@link #close()}, which every view shares),
+ * never the client.
+ *
+ * @param <V> the type of values
+ */
+public final class ValueTemplate<V> implements AutoCloseable {
+
+	private final TemplateConnections connections;
+
+	private final AsyncValueTemplate<V> async;
+
+	private final LargeValueTransfer largeValues;
+
+	private final boolean callerDecoding;
+
+	private ValueTemplate(TemplateConnections connections, int database, ValueFormat<V> format,
+			ByteBufAllocator allocator, int chunkSize) {
+		this(connections, new AsyncValueTemplate<>(connections, database, format, allocator), chunkSize, false);
+	}
+
+	private ValueTemplate(TemplateConnections connections, AsyncValueTemplate<V> async, int chunkSize,
+			boolean callerDecoding) {
+		this.connections = connections;
+		this.async = async;
+		this.largeValues = new LargeValueTransfer(async, connections.timeout(), chunkSize);
+		this.callerDecoding = callerDecoding;
+	}
+
+	/**
+	 * A template on the native Lettuce client of Spring's connection factory (which must be
+	 * started), in the factory's database. Not for static master/replica configurations.
+	 * @param factory the connection factory, never {@code null}
+	 * @param format the value format, never {@code null}
+	 */
+	public static <V> ValueTemplate<V> create(LettuceConnectionFactory factory, ValueFormat<V> format) {
+		if (factory == null) {
+			throw new IllegalArgumentException("factory must not be null");
+		}
+		requireFormat(format);
+		AbstractRedisClient client = factory.getRequiredNativeClient();
+		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
+		if (client instanceof RedisClusterClient clusterClient) {
+			return create(clusterClient, format, timeout);
+		}
+		if (!(client instanceof RedisClient redisClient)) {
+			throw new IllegalArgumentException("Unsupported native client " + client.getClass().getName());
+		}
+		int defaultDatabase = factory.getDatabase();
+		// the client's own RedisURI (SSL, auth, Sentinel, database) has no public getter: connect with it
+		TemplateConnections.Connector connector = (database) -> CompletableFuture
+			.supplyAsync(() -> redisClient.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread)
+			.thenCompose((connection) -> select(connection, database, defaultDatabase));
+		return new ValueTemplate<>(new TemplateConnections(connector, false, defaultDatabase, timeout),
+				defaultDatabase, format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/**
+	 * A template on a standalone or Sentinel-managed Redis, in the database of {@code uri}.
+	 * @param client the client, never {@code null}; the caller shuts it down
+	 * @param uri where to connect, never {@code null}
+	 * @param format the value format, never {@code null}
+	 */
+	public static <V> ValueTemplate<V> create(RedisClient client, RedisURI uri, ValueFormat<V> format) {
+		if (client == null) {
+			throw new IllegalArgumentException("client must not be null");
+		}
+		if (uri == null) {
+			throw new IllegalArgumentException("uri must not be null");
+		}
+		requireFormat(format);
+		TemplateConnections.Connector connector = (database) -> client
+			.connectAsync(EncodedValueCodec.INSTANCE, RedisURI.builder(uri).withDatabase(database).build())
+			.toCompletableFuture()
+			.thenApply((connection) -> connection);
+		return new ValueTemplate<>(new TemplateConnections(connector, false, uri.getDatabase(), uri.getTimeout()),
+				uri.getDatabase(), format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/**
+	 * A template on a Redis Cluster (database 0 only).
+	 * @param client the client, never {@code null}; the caller shuts it down
+	 * @param format the value format, never {@code null}
+	 */
+	public static <V> ValueTemplate<V> create(RedisClusterClient client, ValueFormat<V> format) {
+		return create(client, format, RedisURI.DEFAULT_TIMEOUT_DURATION);
+	}
+
+	private static <V> ValueTemplate<V> create(RedisClusterClient client, ValueFormat<V> format, Duration timeout) {
+		if (client == null) {
+			throw new IllegalArgumentException("client must not be null");
+		}
+		requireFormat(format);
+		// connect() loads the cluster's partitions first when the client has none yet; connectAsync does not
+		TemplateConnections.Connector connector = (database) -> CompletableFuture
+			.supplyAsync(() -> client.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread);
+		return new ValueTemplate<>(new TemplateConnections(connector, true, 0, timeout), 0, format,
+				PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/**
+	 * A view of this template on another database, sharing its connections: one per database,
+	 * opened on first use. A standalone or Sentinel server only.
+	 * @throws IllegalArgumentException when {@code database} is negative, or not 0 on a cluster
+	 */
+	public ValueTemplate<V> forDatabase(int database) {
+		if (database < 0) {
+			throw new IllegalArgumentException("database must not be negative, was " + database);
+		}
+		if (this.connections.isCluster() && database != 0) {
+			throw new IllegalArgumentException("A Redis Cluster has only database 0, not " + database);
+		}
+		return new ValueTemplate<>(this.connections, database, this.async.format, this.async.allocator,
+				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/** A view of this template for values of another format, sharing its connections. */
+	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
+		requireFormat(format);
+		return new ValueTemplate<>(this.connections, this.async.database(), format, this.async.allocator,
+				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/** A view of this template that takes its buffers from {@code allocator}. */
+	public ValueTemplate<V> withAllocator(ByteBufAllocator allocator) {
+		if (allocator == null) {
+			throw new IllegalArgumentException("allocator must not be null");
+		}
+		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, allocator,
+				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	/**
+	 * A view of this template whose sync {@link #get}, {@link #getAndDelete} and {@link #hget}
+	 * decode on the calling thread instead of the connection's event loop: the reply is copied
+	 * into a pooled buffer (no {@code byte[]}) and parsed by the caller. Worth it when many threads
+	 * read large values through one connection, whose single event loop would otherwise do all the
+	 * parsing; the default decodes in place on the event loop, with no copy at all.
+	 */
+	public ValueTemplate<V> withCallerThreadDecoding() {
+		return new ValueTemplate<>(this.connections, this.async, this.largeValues.chunkSize(), true);
+	}
+
+	/** For tests: the same template with another large-value chunk size. */
+	ValueTemplate<V> withChunkSize(int chunkSize) {
+		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, this.async.allocator,
+				chunkSize);
+	}
+
+	/** The {@code CompletableFuture} form of this template. */
+	public AsyncValueTemplate<V> async() {
+		return this.async;
+	}
+
+	/** A new, empty batch: commands collected and written in one go by {@link ValueBatch#execute()}. */
+	public ValueBatch<V> batch() {
+		return this.async.batch();
+	}
+
+	/** The database this template's commands go to. */
+	public int database() {
+		return this.async.database();
+	}
+
+	/** The value at {@code key}, or {@code null}. */
+	public @Nullable V get(String key) {
+		if (this.callerDecoding) {
+			return decodeHere(await(this.async.lease(CommandType.GET, key, null)), key);
+		}
+		return await(this.async.get(key));
+	}
+
+	/** Sets {@code key} to {@code value}, without expiry. */
+	public void set(String key, V value) {
+		await(this.async.setAcknowledged(key, value, null));
+	}
+
+	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
+	public void set(String key, V value, Duration ttl) {
+		if (ttl == null) {
+			throw new IllegalArgumentException("ttl must not be null");
+		}
+		await(this.async.setAcknowledged(key, value, ttl));
+	}
+
+	/** Sets {@code key} only when it does not exist; whether it was set. {@code ttl} may be {@code null}. */
+	public boolean setIfAbsent(String key, V value, @Nullable Duration ttl) {
+		return await(this.async.setIfAbsent(key, value, ttl));
+	}
+
+	/** Sets {@code key} only when it exists; whether it was set. {@code ttl} may be {@code null}. */
+	public boolean setIfPresent(String key, V value, @Nullable Duration ttl) {
+		return await(this.async.setIfPresent(key, value, ttl));
+	}
+
+	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
+	public @Nullable V getAndDelete(String key) {
+		if (this.callerDecoding) {
+			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null)), key);
+		}
+		return await(this.async.getAndDelete(key));
+	}
+
+	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
+	public List<@Nullable V> mget(Collection<String> keys) {
+		return await(this.async.mget(keys));
+	}
+
+	/** Sets every key of {@code entries} (on a cluster, atomically per slot only). */
+	public void mset(Map<String, ? extends V> entries) {
+		await(this.async.mset(entries));
+	}
+
+	/** Deletes {@code keys}; how many existed. */
+	public long delete(String... keys) {
+		return await(this.async.delete(keys));
+	}
+
+	/** Deletes {@code keys}; how many existed. */
+	public long delete(Collection<String> keys) {
+		return await(this.async.delete(keys));
+	}
+
+	/** How many of {@code keys} exist. */
+	public long exists(String... keys) {
+		return await(this.async.exists(keys));
+	}
+
+	/** How many of {@code keys} exist. */
+	public long exists(Collection<String> keys) {
+		return await(this.async.exists(keys));
+	}
+
+	/** Makes {@code key} expire after {@code ttl}; whether the key exists. */
+	public boolean expire(String key, Duration ttl) {
+		return await(this.async.expire(key, ttl));
+	}
+
+	/** Adds {@code delta} to the integer at {@code key}; the new value. */
+	public long incrementBy(String key, long delta) {
+		return await(this.async.incrementBy(key, delta));
+	}
+
+	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
+	public @Nullable V hget(String key, String field) {
+		if (this.callerDecoding) {
+			if (field == null) {
+				throw new IllegalArgumentException("field must not be null");
+			}
+			return decodeHere(await(this.async.lease(CommandType.HGET, key, field)), key + " field " + field);
+		}
+		return await(this.async.hget(key, field));
+	}
+
+	/** Sets {@code field} of the hash at {@code key}; whether the field is new. */
+	public boolean hset(String key, String field, V value) {
+		return await(this.async.hset(key, field, value));
+	}
+
+	/** Sets several fields of the hash at {@code key}; the number of new fields. */
+	public long hset(String key, Map<String, ? extends V> fields) {
+		return await(this.async.hset(key, fields));
+	}
+
+	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
+	public List<@Nullable V> hmget(String key, Collection<String> fields) {
+		return await(this.async.hmget(key, fields));
+	}
+
+	/**
+	 * The raw bytes at {@code key} in a pooled buffer, or {@code null} when there is none. The
+	 * caller is responsible for closing the returned lease, which releases the buffer.
+	 */
+	public @Nullable ValueLease lease(String key) {
+		return await(this.async.lease(key));
+	}
+
+	/**
+	 * Stores exactly {@code length} bytes of {@code in} at {@code key}, in chunks, with heap use
+	 * bounded by the chunk size. Readers see the old value until the whole new one is in place;
+	 * when the upload fails (the stream throws or ends early, Redis fails) the old value is left as
+	 * it was. The stream is read, not closed. The value has no expiry.
+	 * @throws java.io.EOFException when the stream ends before {@code length} bytes
+	 */
+	public void upload(String key, InputStream in, long length) throws IOException {
+		ValueOperations.requireKey(key);
+		if (in == null) {
+			throw new IllegalArgumentException("in must not be null");
+		}
+		if (length < 0) {
+			throw new IllegalArgumentException("length must not be negative, was " + length);
+		}
+		this.largeValues.upload(key, in, length);
+	}
+
+	/**
+	 * Writes the value at {@code key} to {@code out}, in chunks, with heap use bounded by the
+	 * chunk size; a consistent copy is read even while another caller uploads a new value. The
+	 * stream is written, not closed.
+	 * @return the number of bytes written, or {@code -1} when there is no such key
+	 */
+	public long download(String key, OutputStream out) throws IOException {
+		ValueOperations.requireKey(key);
+		if (out == null) {
+			throw new IllegalArgumentException("out must not be null");
+		}
+		return this.largeValues.download(key, out);
+	}
+
+	/** Closes every connection this template and its views opened; the client is left alone. */
+	@Override
+	public void close() {
+		this.connections.close();
+	}
+
+	private @Nullable V decodeHere(@Nullable ValueLease lease, String where) {
+		if (lease == null) {
+			return null;
+		}
+		try (lease) {
+			return FormatDecoding.decode(this.async.format, lease.content(), where);
+		}
+	}
+
+	private <T> T await(CompletableFuture<T> future) {
+		return Await.result(future, this.connections.timeout());
+	}
+
+	private static CompletableFuture<StatefulConnection<String, EncodedValue>> select(
+			StatefulRedisConnection<String, EncodedValue> connection, int database, int current) {
+		if (database == current) {
+			return CompletableFuture.completedFuture(connection);
+		}
+		// Lettuce remembers a successful SELECT and selects again after a reconnect
+		return connection.async().select(database).toCompletableFuture().handle((ok, ex) -> {
+			if (ex != null) {
+				connection.closeAsync();
+				throw new IllegalStateException("Cannot select database " + database, ex);
+			}
+			return connection;
+		});
+	}
+
+	private static void connectThread(Runnable connect) {
+		Thread thread = new Thread(connect, "slipcase-connect");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static void requireFormat(ValueFormat<?> format) {
+		if (format == null) {
+			throw new IllegalArgumentException("format must not be null");
+		}
+	}
+
+}

@@ -1,0 +1,103 @@
+package dev.slipcase.redis.template;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.codec.EncodedValueCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.Unpooled;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link TemplateCommand} and {@link LeaseOutput}: every way a command can end releases
+ * the buffers it owns exactly once, and a lease that reached the caller stays the caller's. Driven
+ * the way Lettuce drives them (output {@code set}, then {@code complete()}), without a server.
+ */
+class TemplateCommandTests {
+
+	@Test
+	void aRepliedCommandReleasesItsValue() {
+		ByteBuf bytes = Unpooled.copiedBuffer("v", StandardCharsets.UTF_8);
+		TemplateCommand<Long> command = new TemplateCommand<>(CommandType.APPEND,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes));
+		command.getOutput().set(1L);
+		command.complete();
+		assertThat(command.join()).isEqualTo(1L);
+		assertThat(bytes.refCnt()).isZero();
+	}
+
+	@Test
+	void aFailedCancelledOrExternallyCompletedCommandReleasesItsValue() {
+		for (int way = 0; way < 3; way++) {
+			ByteBuf bytes = Unpooled.copiedBuffer("v", StandardCharsets.UTF_8);
+			TemplateCommand<Long> command = new TemplateCommand<>(CommandType.APPEND,
+					new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes));
+			switch (way) {
+				case 0 -> command.completeExceptionally(new IllegalStateException("connection lost"));
+				case 1 -> command.cancel(false);
+				default -> command.complete(42L);
+			}
+			assertThat(bytes.refCnt()).as("way %d", way).isZero();
+		}
+	}
+
+	@Test
+	void aLeaseThatReachedTheCallerIsNotReleasedByALaterCancel() {
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
+		command.complete();
+		command.cancel(false);
+		try (ValueLease lease = command.join()) {
+			assertThat(lease.size()).isEqualTo(3);
+			assertThat(lease.content().refCnt()).isOne();
+		}
+	}
+
+	@Test
+	void aReplyCopiedBeforeTheCommandIsCancelledIsReleased() {
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
+		command.cancel(false);
+		command.complete();
+		assertThat(command.isCancelled()).isTrue();
+		assertThat(output.get()).isNull();
+	}
+
+	@Test
+	void aReplyArrivingAfterTheCommandWasCancelledIsReleased() {
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		command.cancel(false);
+		output.set(ByteBuffer.wrap("late".getBytes(StandardCharsets.UTF_8)));
+		command.complete();
+		assertThat(output.get()).isNull();
+	}
+
+	@Test
+	void aLettuceBufferIsLeftAsItWasHandedOver() {
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		ByteBuffer view = ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.UTF_8), 2, 3);
+		output.set(view);
+		assertThat(view.position()).isEqualTo(2);
+		command.complete();
+		try (ValueLease lease = command.join()) {
+			assertThat(lease.content().toString(StandardCharsets.UTF_8)).isEqualTo("abc");
+		}
+	}
+
+	private static CommandArgs<String, EncodedValue> args() {
+		return new CommandArgs<>(EncodedValueCodec.INSTANCE).addKey("k");
+	}
+
+}
