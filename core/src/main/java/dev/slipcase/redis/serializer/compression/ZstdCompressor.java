@@ -223,7 +223,12 @@ public final class ZstdCompressor implements Compressor {
 		int written;
 		ZstdDecompressCtx context = this.decompressContexts.acquire();
 		try (Span source = Span.readable(in); Span target = Span.writable(out, size)) {
-			context.loadDict((dictionary != null) ? dictionary.forDecompression() : null);
+			if (dictionary != null) {
+				context.loadDict(dictionary.forDecompression());
+			}
+			else {
+				context.loadDict((byte[]) null); // removes the dictionary of an earlier call
+			}
 			if (source.isArray()) {
 				written = target.isArray()
 						? context.decompressByteArray(target.array(), target.offset(), size, source.array(),
