@@ -26,8 +26,15 @@ final class Failures {
 		return new SerializationException("Cannot " + compressor + "-decompress value: " + what, cause);
 	}
 
-	static SerializationException tooLarge(String compressor, String size, int maxDecompressedSize) {
-		return decompress(compressor, "it " + size + " bytes, more than the maximum decompressed size of "
+	/** A value whose header claims more than the cap, refused before anything is allocated. */
+	static SerializationException declaresTooMuch(String compressor, String claim, int maxDecompressedSize) {
+		return decompress(compressor, "it declares " + claim + " bytes, more than the maximum decompressed size of "
+				+ maxDecompressedSize + " bytes");
+	}
+
+	/** A value that turned out larger than the cap while decompressing in bounded steps. */
+	static SerializationException inflatesTooMuch(String compressor, int maxDecompressedSize) {
+		return decompress(compressor, "it inflates to more than the maximum decompressed size of "
 				+ maxDecompressedSize + " bytes");
 	}
 

@@ -189,7 +189,7 @@ public final class GzipCompressor implements Compressor {
 		}
 		long declaredSize = in.getUnsignedIntLE(end - 4);
 		if (declaredSize > maxDecompressedSize) {
-			throw Failures.tooLarge(NAME, "declares " + declaredSize, maxDecompressedSize);
+			throw Failures.declaresTooMuch(NAME, String.valueOf(declaredSize), maxDecompressedSize);
 		}
 		int deflatedLength = trailer - position;
 		int outStart = out.writerIndex();
@@ -209,7 +209,7 @@ public final class GzipCompressor implements Compressor {
 				}
 				written += inflated;
 				if (written > maxDecompressedSize) {
-					throw Failures.tooLarge(NAME, "inflates to more than", maxDecompressedSize);
+					throw Failures.inflatesTooMuch(NAME, maxDecompressedSize);
 				}
 				if (inflated == 0 && !inflater.finished()) {
 					if (inflater.needsDictionary()) {

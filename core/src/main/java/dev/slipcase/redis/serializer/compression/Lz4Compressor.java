@@ -131,7 +131,7 @@ public final class Lz4Compressor implements Compressor {
 		try {
 			long size = readVarInt(in);
 			if (size > maxDecompressedSize) {
-				throw Failures.tooLarge(NAME, "declares " + size, maxDecompressedSize);
+				throw Failures.declaresTooMuch(NAME, String.valueOf(size), maxDecompressedSize);
 			}
 			if (in.readableBytes() < 5) {
 				throw Failures.decompress(NAME, "truncated: no room for the checksum and an LZ4 block");

@@ -28,9 +28,10 @@ import org.springframework.data.redis.serializer.SerializationException;
  * line tool ({@code -D dictionary} where needed).
  * <p>
  * Decompression reads the frame header first and refuses, before allocating, a frame that
- * declares more than {@code maxDecompressedSize} bytes, names a dictionary that is not loaded,
- * or (when it declares no size) whose window is larger than the cap; such frames are then
- * decompressed in bounded steps that stop at the cap. The frame's dictionary id picks the
+ * declares more than {@code maxDecompressedSize} bytes or names a dictionary that is not loaded.
+ * A frame that declares no size (as streaming writers produce) is refused when its window is
+ * larger than both the cap and 8 MiB, and is otherwise decompressed in bounded steps that stop
+ * at the cap. The frame's dictionary id picks the
  * dictionary from {@link #dictionaries()}, whichever dictionary this compressor writes with.
  * <p>
  * Works on heap and direct buffers, array-backed or not, without copying when both buffers are
@@ -52,6 +53,12 @@ public final class ZstdCompressor implements Compressor {
 	private static final Cleaner CLEANER = Cleaner.create();
 
 	private static final int STREAM_STEP = 64 * 1024;
+
+	/**
+	 * The largest window a frame without a declared size may use when the cap is smaller: the
+	 * window of the {@code zstd} tool's levels up to 19 (native memory, held only while decoding).
+	 */
+	private static final long MAX_STREAMING_WINDOW = 8 * 1024 * 1024;
 
 	private final int level;
 
@@ -216,7 +223,7 @@ public final class ZstdCompressor implements Compressor {
 	private void decompressKnownSize(ByteBuf in, ByteBuf out, ZstdFrameHeader header,
 			@Nullable ZstdDictionary dictionary, int maxDecompressedSize) {
 		if (header.contentSize() > maxDecompressedSize) {
-			throw Failures.tooLarge(NAME, "declares " + header.contentSize(), maxDecompressedSize);
+			throw Failures.declaresTooMuch(NAME, String.valueOf(header.contentSize()), maxDecompressedSize);
 		}
 		int size = (int) header.contentSize();
 		int length = in.readableBytes();
@@ -261,9 +268,10 @@ public final class ZstdCompressor implements Compressor {
 	/** A frame without a declared size: decompressed in steps, stopping at the cap. */
 	private static void decompressStreaming(ByteBuf in, ByteBuf out, ZstdFrameHeader header,
 			@Nullable ZstdDictionary dictionary, int maxDecompressedSize) {
-		if (header.windowSize() > Math.max(maxDecompressedSize, 1024)) {
-			throw Failures.tooLarge(NAME, "declares no size and needs a window of " + header.windowSize(),
-					maxDecompressedSize);
+		long maxWindow = Math.max(maxDecompressedSize, MAX_STREAMING_WINDOW);
+		if (header.windowSize() > maxWindow) {
+			throw Failures.decompress(NAME, "it declares no size and a window of " + header.windowSize()
+					+ " bytes, more than the maximum of " + maxWindow + " bytes");
 		}
 		int windowLog = Math.max(10, 64 - Long.numberOfLeadingZeros(Math.max(1, header.windowSize() - 1)));
 		long written = 0;
@@ -280,7 +288,7 @@ public final class ZstdCompressor implements Compressor {
 				}
 				written += read;
 				if (written > maxDecompressedSize) {
-					throw Failures.tooLarge(NAME, "declares no size and inflates to more than", maxDecompressedSize);
+					throw Failures.inflatesTooMuch(NAME, maxDecompressedSize);
 				}
 			}
 		}
