@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentMap;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
+import com.github.luben.zstd.ZstdException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -148,11 +149,15 @@ public final class ZstdDictionary {
 		}
 		byte[][] sampleArray = samples.toArray(new byte[0][]);
 		byte[] buffer = new byte[maxSize];
-		long size = Zstd.trainFromBuffer(sampleArray, buffer, false, ZstdCompressor.DEFAULT_LEVEL);
+		long size;
+		try {
+			size = Zstd.trainFromBuffer(sampleArray, buffer, false, ZstdCompressor.DEFAULT_LEVEL);
+		}
+		catch (ZstdException ex) {
+			throw trainingFailed(maxSize, sampleArray.length, ex.getMessage(), ex);
+		}
 		if (Zstd.isError(size)) {
-			throw new IllegalArgumentException("Cannot train a zstd dictionary of at most " + maxSize + " bytes from "
-					+ sampleArray.length + " samples: " + Zstd.getErrorName(size)
-					+ " (usually too few or too uniform samples for the size)");
+			throw trainingFailed(maxSize, sampleArray.length, Zstd.getErrorName(size), null);
 		}
 		return new ZstdDictionary(Arrays.copyOf(buffer, (int) size), "the trained dictionary");
 	}
@@ -205,6 +210,12 @@ public final class ZstdDictionary {
 	@Override
 	public String toString() {
 		return "ZstdDictionary[id=" + this.id + ", size=" + this.bytes.length + "]";
+	}
+
+	private static IllegalArgumentException trainingFailed(int maxSize, int samples, @Nullable String reason,
+			@Nullable Throwable cause) {
+		return new IllegalArgumentException("Cannot train a zstd dictionary of at most " + maxSize + " bytes from "
+				+ samples + " samples: " + reason + " (usually too few or too uniform samples for the size)", cause);
 	}
 
 	private static byte[] readAtMost(InputStream stream, String source) throws IOException {
