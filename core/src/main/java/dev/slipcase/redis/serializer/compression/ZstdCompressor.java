@@ -1,6 +1,9 @@
 package dev.slipcase.redis.serializer.compression;
 
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
 import java.util.Objects;
@@ -22,10 +25,13 @@ import org.springframework.data.redis.serializer.SerializationException;
  * and with a {@link ZstdDictionary} the only one of the three that shrinks values of about 100
  * bytes substantially.
  * <p>
- * Each value is one standard Zstd frame (RFC 8878) that declares its content size, carries a
- * content checksum (so a bit flip is an error, not a silently different value) and, when written
- * with a dictionary, that dictionary's id. The frames can be read by the {@code zstd} command
- * line tool ({@code -D dictionary} where needed).
+ * Each value is one Zstd frame (RFC 8878) in Zstd's "magicless" format: without the 4-byte
+ * magic number, which the format header makes redundant and which would cost 4 bytes on every
+ * small value. Prepend {@code 28 b5 2f fd} to read a value with the {@code zstd} command line
+ * tool ({@code -D dictionary} where needed). Standard frames, with the magic number, are read
+ * too. Each frame declares its content size, carries a content checksum (so a bit flip is an
+ * error, not a silently different value) and, when written with a dictionary, that dictionary's
+ * id (1 byte for ids up to 255, see {@link ZstdDictionary#train(java.util.Collection, int, long)}).
  * <p>
  * Decompression reads the frame header first and refuses, before allocating, a frame that
  * declares more than {@code maxDecompressedSize} bytes or names a dictionary that is not loaded.
@@ -230,6 +236,7 @@ public final class ZstdCompressor implements Compressor {
 		int written;
 		ZstdDecompressCtx context = this.decompressContexts.acquire();
 		try (Span source = Span.readable(in); Span target = Span.writable(out, size)) {
+			context.setMagicless(header.magicless());
 			if (dictionary != null) {
 				context.loadDict(dictionary.forDecompression());
 			}
@@ -275,7 +282,12 @@ public final class ZstdCompressor implements Compressor {
 		}
 		int windowLog = Math.max(10, 64 - Long.numberOfLeadingZeros(Math.max(1, header.windowSize() - 1)));
 		long written = 0;
-		try (ZstdInputStreamNoFinalizer stream = new ZstdInputStreamNoFinalizer(new ByteBufInputStream(in.duplicate()))) {
+		InputStream frame = new ByteBufInputStream(in.duplicate());
+		if (header.magicless()) {
+			// the streaming decoder reads standard frames only
+			frame = new SequenceInputStream(new ByteArrayInputStream(ZstdFrameHeader.MAGIC_BYTES), frame);
+		}
+		try (ZstdInputStreamNoFinalizer stream = new ZstdInputStreamNoFinalizer(frame)) {
 			stream.setLongMax(windowLog);
 			if (dictionary != null) {
 				stream.setDict(dictionary.forDecompression());
@@ -300,7 +312,7 @@ public final class ZstdCompressor implements Compressor {
 
 	private static ZstdCompressCtx newCompressContext(int level, @Nullable ZstdDictCompress dictionary) {
 		ZstdCompressCtx context = new ZstdCompressCtx();
-		context.setLevel(level).setChecksum(true).setContentSize(true).setDictID(true);
+		context.setLevel(level).setMagicless(true).setChecksum(true).setContentSize(true).setDictID(true);
 		if (dictionary != null) {
 			context.loadDict(dictionary);
 		}

@@ -130,16 +130,44 @@ public final class ZstdDictionary {
 	}
 
 	/**
-	 * Trains a dictionary from sample values with Zstandard's trainer. The samples should be
-	 * real values, as stored (for example serialized JSON), and many: a few hundred at least,
-	 * totalling about 100 times {@code maxSize}. For values of about 100 bytes a dictionary of
-	 * 2 to 16 KB is typical.
+	 * Trains a dictionary from sample values with Zstandard's trainer, with the id the trainer
+	 * derives from its content (between 32768 and 2<sup>31</sup>, so 4 bytes in every frame).
+	 * Prefer {@link #train(Collection, int, long)} with a small id of your own.
 	 * @param samples the sample values, never {@code null} or empty
 	 * @param maxSize the largest size of the dictionary, in bytes, at least 256
 	 * @throws IllegalArgumentException when training fails, typically because there are too few
 	 * samples for {@code maxSize}
 	 */
 	public static ZstdDictionary train(Collection<byte[]> samples, int maxSize) {
+		return new ZstdDictionary(trainBytes(samples, maxSize), "the trained dictionary");
+	}
+
+	/**
+	 * Trains a dictionary from sample values with Zstandard's trainer, and gives it {@code id}.
+	 * The samples should be real values, as stored (for example serialized JSON), and many: a
+	 * few hundred at least, totalling about 100 times {@code maxSize}. For values of about 100
+	 * bytes a dictionary of 1 to 4 KB is typical.
+	 * <p>
+	 * Every frame compressed with the dictionary carries its id: 1 byte for ids 1 to 255, 2 bytes
+	 * up to 65535, 4 bytes above. Number your dictionaries 1, 2, 3... and never reuse an id for
+	 * different content: values written with a dictionary can only be read with it.
+	 * @param samples the sample values, never {@code null} or empty
+	 * @param maxSize the largest size of the dictionary, in bytes, at least 256
+	 * @param id the dictionary's id, from 1 to 2<sup>31</sup> - 1
+	 * @throws IllegalArgumentException when training fails, typically because there are too few
+	 * samples for {@code maxSize}, or the id is out of range
+	 */
+	public static ZstdDictionary train(Collection<byte[]> samples, int maxSize, long id) {
+		if (id < 1 || id > Integer.MAX_VALUE) {
+			throw new IllegalArgumentException("id must be between 1 and " + Integer.MAX_VALUE + ", was " + id);
+		}
+		byte[] bytes = trainBytes(samples, maxSize);
+		// the id is the 4 bytes after the magic number, a label the tables and content do not depend on
+		ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(4, (int) id);
+		return new ZstdDictionary(bytes, "the trained dictionary");
+	}
+
+	private static byte[] trainBytes(Collection<byte[]> samples, int maxSize) {
 		Objects.requireNonNull(samples, "samples must not be null");
 		if (samples.isEmpty()) {
 			throw new IllegalArgumentException("samples must not be empty");
@@ -159,7 +187,7 @@ public final class ZstdDictionary {
 		if (Zstd.isError(size)) {
 			throw trainingFailed(maxSize, sampleArray.length, Zstd.getErrorName(size), null);
 		}
-		return new ZstdDictionary(Arrays.copyOf(buffer, (int) size), "the trained dictionary");
+		return Arrays.copyOf(buffer, (int) size);
 	}
 
 	/** The dictionary's id, which every frame compressed with it carries. Never {@code 0}. */

@@ -24,14 +24,44 @@ class ZstdCompressorTests {
 	private final ZstdCompressor compressor = ZstdCompressor.create();
 
 	@Test
-	void writesStandardFramesWithContentSizeAndChecksum() {
+	void writesMagiclessFramesWithContentSizeAndChecksum() {
 		byte[] original = Samples.text(new SplittableRandom(1), 5000);
 		byte[] frame = compress(this.compressor, original);
 		ZstdFrameHeader header = ZstdFrameHeader.read(Unpooled.wrappedBuffer(frame), "zstd");
+		assertThat(header.magicless()).isTrue();
 		assertThat(header.contentSize()).isEqualTo(original.length);
 		assertThat(header.checksum()).isTrue();
 		assertThat(header.dictionaryId()).isZero();
-		assertThat(Zstd.decompress(frame, original.length)).isEqualTo(original);
+		byte[] standard = new byte[frame.length + 4];
+		System.arraycopy(ZstdFrameHeader.MAGIC_BYTES, 0, standard, 0, 4);
+		System.arraycopy(frame, 0, standard, 4, frame.length);
+		assertThat(Zstd.decompress(standard, original.length)).as("a standard frame once the magic is prepended")
+			.isEqualTo(original);
+	}
+
+	@Test
+	void readsStandardFrames() {
+		byte[] original = Samples.text(new SplittableRandom(5), 5000);
+		byte[] standard = Zstd.compress(original, 3);
+		assertThat(ZstdFrameHeader.read(Unpooled.wrappedBuffer(standard), "zstd").magicless()).isFalse();
+		assertThat(decompress(this.compressor, standard, CAP)).isEqualTo(original);
+	}
+
+	@Test
+	void readsMagiclessFramesWithoutContentSize() {
+		ByteBuf frame = Unpooled.buffer();
+		frame.writeByte(0x00).writeByte(7 << 3); // no magic, no size, window 2^17
+		rleBlock(frame, 'm', 1000, true);
+		ByteBuf out = Unpooled.buffer(16);
+		try {
+			this.compressor.decompress(frame, out, CAP);
+			assertThat(out.readableBytes()).isEqualTo(1000);
+			assertThat(out.forEachByte((b) -> b == 'm')).isEqualTo(-1);
+		}
+		finally {
+			frame.release();
+			out.release();
+		}
 	}
 
 	@Test

@@ -31,7 +31,7 @@ class ZstdDictionaryTests {
 
 	private static final ZstdDictionary FIRST = Candidates.dictionary();
 
-	private static final ZstdDictionary SECOND = ZstdDictionary.train(Samples.jsonRecords(5000, 1000), 4096);
+	private static final ZstdDictionary SECOND = ZstdDictionary.train(Samples.jsonRecords(5000, 1000), 4096, 2);
 
 	@Test
 	void samplesAreRecordsOfAbout100Bytes() {
@@ -61,6 +61,29 @@ class ZstdDictionaryTests {
 		byte[] frame = compress(compressor, record);
 		assertThat(ZstdFrameHeader.read(Unpooled.wrappedBuffer(frame), "zstd").dictionaryId()).isEqualTo(FIRST.id());
 		assertThat(decompress(compressor, frame, CAP)).isEqualTo(record);
+	}
+
+	@Test
+	void smallIdsCostOneByteInEachFrame() {
+		ZstdDictionary numbered = ZstdDictionary.train(Samples.jsonRecords(0, 1000), 4096, 7);
+		assertThat(numbered.id()).isEqualTo(7);
+		byte[] record = Samples.jsonRecord(42);
+		byte[] small = compress(ZstdCompressor.create().withDictionary(numbered), record);
+		byte[] large = compress(ZstdCompressor.create().withDictionary(FIRST), record);
+		assertThat(FIRST.id()).isGreaterThan(65535);
+		assertThat(ZstdFrameHeader.read(Unpooled.wrappedBuffer(small), "zstd").dictionaryId()).isEqualTo(7);
+		assertThat(small.length).isEqualTo(large.length - 3);
+		assertThat(decompress(ZstdCompressor.create().withDictionary(numbered), small, CAP)).isEqualTo(record);
+	}
+
+	@Test
+	void refusesIdOutOfRange() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZstdDictionary.train(Samples.jsonRecords(0, 1000), 4096, 0))
+			.withMessageContaining("id");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> ZstdDictionary.train(Samples.jsonRecords(0, 1000), 4096, 1L << 31))
+			.withMessageContaining("id");
 	}
 
 	@Test
