@@ -80,6 +80,7 @@ class CompressorBadInputTests {
 		catch (SerializationException ex) {
 			assertThat(ex.getMessage()).as(scenario).contains(compressor.name());
 			assertThat(out.writerIndex()).as("nothing left in the output: " + scenario).isZero();
+			assertThat(in.readerIndex()).as("input not consumed: " + scenario).isZero();
 			return true;
 		}
 		catch (Throwable ex) {
