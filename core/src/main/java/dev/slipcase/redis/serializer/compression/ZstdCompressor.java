@@ -60,6 +60,12 @@ public final class ZstdCompressor implements Compressor {
 
 	private static final int STREAM_STEP = 64 * 1024;
 
+	/** A block that produces anything takes at least 4 bytes (3 of header, 1 of content)... */
+	private static final int MIN_BLOCK_SIZE = 4;
+
+	/** ...and produces at most 128 KiB. */
+	private static final long MAX_BLOCK_CONTENT = 128 * 1024;
+
 	/**
 	 * The largest window a frame without a declared size may use when the cap is smaller: the
 	 * window of the {@code zstd} tool's levels up to 19 (native memory, held only while decoding).
@@ -233,6 +239,11 @@ public final class ZstdCompressor implements Compressor {
 		}
 		int size = (int) header.contentSize();
 		int length = in.readableBytes();
+		if (size > (length / MIN_BLOCK_SIZE + 1L) * MAX_BLOCK_CONTENT) {
+			// a tiny value must not make us allocate up to the cap
+			throw Failures.decompress(NAME,
+					"corrupt: it declares " + size + " bytes, more than a frame of " + length + " bytes can hold");
+		}
 		int written;
 		ZstdDecompressCtx context = this.decompressContexts.acquire();
 		try (Span source = Span.readable(in); Span target = Span.writable(out, size)) {

@@ -98,6 +98,24 @@ class ZstdCompressorTests {
 	}
 
 	@Test
+	void refusesSizeNoFrameOfItsLengthCanHoldBeforeAllocating() {
+		ByteBuf frame = Unpooled.buffer();
+		frame.writeByte(0xA0).writeIntLE(CAP); // magicless, single segment, 4-byte size: the cap itself
+		rleBlock(frame, 'x', 1000, true);
+		ByteBuf out = Unpooled.buffer(16);
+		try {
+			assertThatExceptionOfType(SerializationException.class)
+				.isThrownBy(() -> this.compressor.decompress(frame, out, CAP))
+				.withMessageContaining("more than a frame of 9 bytes can hold");
+			assertThat(out.capacity()).as("nothing allocated").isEqualTo(16);
+		}
+		finally {
+			frame.release();
+			out.release();
+		}
+	}
+
+	@Test
 	void refusesFrameWithoutSizeThatInflatesToAGibibyteAtTheCap() {
 		// 32 KB of RLE blocks that expand to 1 GiB, declaring no content size
 		ByteBuf frame = Unpooled.buffer();
