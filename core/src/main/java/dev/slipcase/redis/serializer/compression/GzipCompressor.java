@@ -110,15 +110,23 @@ public final class GzipCompressor implements Compressor {
 		Deflater deflater = this.deflaters.acquire();
 		try (Span source = Span.readable(in)) {
 			CRC32 crc = new CRC32();
-			crc.update(source.nio());
+			if (source.isArray()) {
+				crc.update(source.array(), source.offset(), length);
+				deflater.setInput(source.array(), source.offset(), length);
+			}
+			else {
+				crc.update(source.directRegion());
+				deflater.setInput(source.directRegion());
+			}
 			out.writeShort(0x1f8b).writeByte(Deflater.DEFLATED).writeByte(0).writeIntLE(0);
 			out.writeByte((this.level == 9) ? 2 : (this.level == 1) ? 4 : 0).writeByte(255);
-			deflater.setInput(source.nio());
 			deflater.finish();
 			int step = (int) Math.min(Integer.MAX_VALUE - 64, length + (length >>> 12) + (length >>> 14) + 64L);
 			while (!deflater.finished()) {
 				try (Span target = Span.writable(out, step)) {
-					target.commit(out, deflater.deflate(target.nio()));
+					target.commit(out, target.isArray()
+							? deflater.deflate(target.array(), target.offset(), target.length())
+							: deflater.deflate(target.directRegion()));
 				}
 				step = Math.max(step, MIN_STEP);
 			}
@@ -192,19 +200,31 @@ public final class GzipCompressor implements Compressor {
 			throw Failures.declaresTooMuch(NAME, String.valueOf(declaredSize), maxDecompressedSize);
 		}
 		int deflatedLength = trailer - position;
-		int outStart = out.writerIndex();
 		long limit = (long) maxDecompressedSize + 1;
 		// a first step no larger than the declared size, which is only a hint, nor than deflate can expand to
 		long step = Math.max(1, Math.min(declaredSize, deflatedLength * MAX_RATIO + MAX_RATIO));
 		long written = 0;
+		CRC32 crc = new CRC32();
 		Inflater inflater = this.inflaters.acquire();
-		try (Span source = Span.readable(in.slice(position, deflatedLength))) {
-			inflater.setInput(source.nio());
+		try (Span source = Span.readable(in, position, deflatedLength)) {
+			if (source.isArray()) {
+				inflater.setInput(source.array(), source.offset(), deflatedLength);
+			}
+			else {
+				inflater.setInput(source.directRegion());
+			}
 			while (!inflater.finished()) {
 				int room = (int) Math.min(step, limit - written);
 				int inflated;
 				try (Span target = Span.writable(out, room)) {
-					inflated = inflater.inflate(target.nio());
+					if (target.isArray()) {
+						inflated = inflater.inflate(target.array(), target.offset(), room);
+						crc.update(target.array(), target.offset(), inflated);
+					}
+					else {
+						inflated = inflater.inflate(target.directRegion());
+						crc.update(target.directRegion(0, inflated));
+					}
 					target.commit(out, inflated);
 				}
 				written += inflated;
@@ -238,10 +258,6 @@ public final class GzipCompressor implements Compressor {
 		}
 		if (written != declaredSize) {
 			throw Failures.decompress(NAME, "corrupt: it inflated to " + written + " bytes but declares " + declaredSize);
-		}
-		CRC32 crc = new CRC32();
-		for (ByteBuffer part : out.nioBuffers(outStart, (int) written)) {
-			crc.update(part);
 		}
 		if ((int) crc.getValue() != in.getIntLE(trailer)) {
 			throw Failures.decompress(NAME, "corrupt: CRC-32 mismatch");

@@ -110,7 +110,7 @@ public final class Lz4Compressor implements Compressor {
 							target.offset(), bound);
 				}
 				else {
-					written = this.compressor.compress(source.nio(), source.offset(), length, target.nio(),
+					written = this.compressor.compress(byteBuffer(source), source.offset(), length, byteBuffer(target),
 							target.offset(), bound);
 				}
 				target.commit(out, written);
@@ -149,8 +149,8 @@ public final class Lz4Compressor implements Compressor {
 							target.offset(), (int) size);
 				}
 				else {
-					written = this.decompressor.decompress(source.nio(), source.offset(), length, target.nio(),
-							target.offset(), (int) size);
+					written = this.decompressor.decompress(byteBuffer(source), source.offset(), length,
+							byteBuffer(target), target.offset(), (int) size);
 				}
 				if (written != size) {
 					throw Failures.decompress(NAME,
@@ -181,6 +181,11 @@ public final class Lz4Compressor implements Compressor {
 		}
 		ByteBuffer direct = span.direct();
 		return this.checksum.hash(direct, span.offset(), length, CHECKSUM_SEED);
+	}
+
+	/** The span as a buffer for lz4-java's offset-based API (which never moves positions). */
+	private static ByteBuffer byteBuffer(Span span) {
+		return span.isArray() ? ByteBuffer.wrap(span.array()) : span.direct();
 	}
 
 	private static void writeVarInt(ByteBuf out, int value) {

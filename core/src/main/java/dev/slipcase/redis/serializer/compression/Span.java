@@ -11,6 +11,10 @@ import org.jspecify.annotations.Nullable;
  * neither (a composite of several components, a read-only view) is copied into a scratch buffer,
  * so callers never need to care.
  * <p>
+ * Direct regions are Netty's {@linkplain ByteBuf#internalNioBuffer internal NIO buffer} of the
+ * viewed buffer: no allocation for pooled and unpooled buffers, and, like every use of a
+ * {@code ByteBuf}, not for sharing between threads.
+ * <p>
  * A span never moves the reader or writer index of the buffer it views, and it never releases
  * that buffer. It owns only its scratch buffer, which {@link #close()} releases: use it in
  * try-with-resources. Not thread-safe; one span per call.
@@ -41,13 +45,16 @@ final class Span implements AutoCloseable {
 	 * region, else copied into a heap scratch buffer.
 	 */
 	static Span readable(ByteBuf in) {
-		int index = in.readerIndex();
-		int length = in.readableBytes();
+		return readable(in, in.readerIndex(), in.readableBytes());
+	}
+
+	/** {@code length} bytes of {@code in} from {@code index}, like {@link #readable(ByteBuf)}. */
+	static Span readable(ByteBuf in, int index, int length) {
 		if (in.hasArray()) {
 			return new Span(in.array(), null, in.arrayOffset() + index, length, null);
 		}
 		if (in.isDirect() && in.nioBufferCount() == 1) {
-			ByteBuffer view = in.nioBuffer(index, length);
+			ByteBuffer view = in.internalNioBuffer(index, length);
 			if (view.isDirect()) {
 				return new Span(null, view, view.position(), length, null);
 			}
@@ -76,14 +83,14 @@ final class Span implements AutoCloseable {
 			return new Span(out.array(), null, out.arrayOffset() + index, length, null);
 		}
 		if (direct && out.isDirect() && out.nioBufferCount() == 1) {
-			ByteBuffer view = out.nioBuffer(index, length);
+			ByteBuffer view = out.internalNioBuffer(index, length);
 			if (view.isDirect() && !view.isReadOnly()) {
 				return new Span(null, view, view.position(), length, null);
 			}
 		}
 		ByteBuf scratch = direct ? out.alloc().directBuffer(length, length) : out.alloc().heapBuffer(length, length);
 		if (direct) {
-			ByteBuffer view = scratch.nioBuffer(0, length);
+			ByteBuffer view = scratch.internalNioBuffer(0, length);
 			return new Span(null, view, view.position(), length, scratch);
 		}
 		return new Span(scratch.array(), null, scratch.arrayOffset(), length, scratch);
@@ -124,15 +131,18 @@ final class Span implements AutoCloseable {
 	}
 
 	/**
-	 * The region as a {@link ByteBuffer} whose position is the region's start and whose limit is
-	 * its end, for APIs that take either kind.
+	 * The direct region as a {@link ByteBuffer} whose position is the region's start and whose
+	 * limit is its end, for APIs that consume a buffer. The same object on every call, reset by
+	 * each call.
 	 */
-	ByteBuffer nio() {
-		if (this.array != null) {
-			return ByteBuffer.wrap(this.array, this.offset, this.length);
-		}
-		ByteBuffer view = direct().duplicate();
-		view.limit(this.offset + this.length).position(this.offset);
+	ByteBuffer directRegion() {
+		return directRegion(0, this.length);
+	}
+
+	/** Part of the direct region, from {@code start} (relative to the region) for {@code length} bytes. */
+	ByteBuffer directRegion(int start, int length) {
+		ByteBuffer view = direct();
+		view.limit(this.offset + start + length).position(this.offset + start);
 		return view;
 	}
 
