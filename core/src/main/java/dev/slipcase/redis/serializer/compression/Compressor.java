@@ -11,7 +11,14 @@ import org.springframework.data.redis.serializer.SerializationException;
  * <p>
  * Implementations are immutable and thread-safe. Buffer ownership never moves: callers own and
  * release both {@code in} and {@code out}; a compressor neither releases nor retains them, also
- * when it throws.
+ * when it throws. Either buffer may be heap or direct, array-backed or not (the Lettuce codecs
+ * hand over direct buffers); compressors read and write them in place where their library allows.
+ * When a method throws, {@code in}'s reader index and {@code out}'s writer index are left where
+ * they were (bytes beyond the writer index may have been overwritten).
+ * <p>
+ * Built-in implementations: {@link Lz4Compressor}, {@link ZstdCompressor} (with
+ * {@link ZstdDictionary trained dictionaries}) and {@link GzipCompressor}; {@link Compressors}
+ * finds them by id or name.
  */
 public interface Compressor {
 
@@ -35,8 +42,13 @@ public interface Compressor {
 
 	/**
 	 * Decompresses all readable bytes of {@code in} (advancing its reader index) into
-	 * {@code out}. A value that claims, or turns out, to decompress to more than
-	 * {@code maxDecompressedSize} bytes is refused before that memory is allocated.
+	 * {@code out}, at its writer index. A value that claims, or turns out, to decompress to more
+	 * than {@code maxDecompressedSize} bytes is refused before that memory is allocated (a value
+	 * that declares no size is decompressed in bounded steps that stop at the cap, so at most
+	 * about the cap is ever allocated for it). The whole of {@code in} must be one value:
+	 * trailing bytes are an error.
+	 * @param maxDecompressedSize the largest decompressed size accepted, in bytes; not negative
+	 * @throws IllegalArgumentException when {@code maxDecompressedSize} is negative
 	 * @throws SerializationException when the input is corrupt or truncated, exceeds the cap, or
 	 * needs a dictionary that is not loaded, saying which compressor and what was wrong
 	 */
