@@ -443,6 +443,64 @@ abstract class ShardedTemplateContract {
 		assertThat(report.averageFill()).isPositive();
 	}
 
+	@Test
+	void migratorMovesPlainKeysIntoBucketsAndDeletesThemAfterwards() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		for (int i = 0; i < 250; i++) {
+			redis().set(key(template, i), "plain" + i);
+		}
+		redis().set(key(template, "big"), "b".repeat(300));
+		redis().psetex(key(template, "ttl"), 300_000, "expiring");
+		redis().lpush(key(template, "list"), "not a string");
+		template.set(key(template, 5), "newer");
+		List<MigrationProgress> reports = new ArrayList<>();
+		MigrationProgress done = template.migrator().migrate(50, reports::add);
+		assertThat(done).isEqualTo(new MigrationProgress(253, 251, 1, 1, 252, true));
+		assertThat(reports).hasSizeGreaterThan(1).last().isEqualTo(done);
+		assertThat(template.get(key(template, 5))).isEqualTo("newer");
+		assertThat(template.get(key(template, 249))).isEqualTo("plain249");
+		assertThat(template.get(key(template, "big"))).isEqualTo("b".repeat(300));
+		assertThat(template.get(key(template, "ttl"))).isEqualTo("expiring");
+		assertThat(template.ttlMillis(key(template, "ttl"))).isBetween(1L, 300_000L);
+		assertThat(redis().keys(KeyPlacement.escapeGlob(template.namespace().keyPrefix()) + "*"))
+			.containsExactly(key(template, "list"));
+		assertThat(template.memoryReport(10).flippedBuckets()).isZero();
+	}
+
+	@Test
+	void migratorRunAgainFindsNothingLeftToCopy() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		for (int i = 0; i < 20; i++) {
+			redis().set(key(template, i), "plain" + i);
+		}
+		template.migrator().migrate(7, null);
+		redis().set(key(template, 3), "written by an old instance after the first run");
+		MigrationProgress again = template.migrator().migrate(7, null);
+		assertThat(again).isEqualTo(new MigrationProgress(1, 0, 1, 0, 1, true));
+		assertThat(template.get(key(template, 3))).isEqualTo("plain3");
+	}
+
+	@Test
+	void migratorLeavesKeysWithATtlTheNamespaceRefuses() {
+		ShardedTemplate<String> template = template(namespace().ttlFallback(TtlFallback.REFUSE).build(), STRINGS);
+		redis().psetex(key(template, 1), 300_000, "expiring");
+		redis().set(key(template, 2), "plain");
+		MigrationProgress done = template.migrator().migrate(10, null);
+		if (template.limits().fieldExpiry()) {
+			assertThat(done.copied()).isEqualTo(2);
+			return;
+		}
+		assertThat(done).isEqualTo(new MigrationProgress(2, 1, 0, 1, 1, true));
+		assertThat(redis().get(key(template, 1))).isEqualTo("expiring");
+	}
+
+	@Test
+	void migratorNeedsAKeyPrefix() {
+		ShardedTemplate<String> template = template(ShardedNamespace.builder(namespace().build().name()).build(), STRINGS);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(template::migrator)
+			.withMessageContaining("key prefix");
+	}
+
 	List<String> overflowKeys(ShardedTemplate<?> template) {
 		return scanKeys(KeyPlacement.escapeGlob(template.namespace().ownedKeyPrefix()) + "x:*");
 	}
