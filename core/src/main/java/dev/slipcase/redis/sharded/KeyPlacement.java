@@ -6,6 +6,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Computes where a logical key lives under a namespace and layout. Immutable and thread-safe.
+ * <p>
+ * A bucket key carries a hash tag, {@code <bucketPrefix>{<alias>:n:<quotient>}} or
+ * {@code <bucketPrefix>{<alias>:h:<index>}}, and the overflow key of each of its fields is
+ * {@code <bucket>:<field>}: the same cluster slot, so one script can move a value between the bucket
+ * and its overflow key atomically, while different buckets still spread over the slots.
  */
 final class KeyPlacement {
 
@@ -18,6 +23,7 @@ final class KeyPlacement {
 
 	private final int maxFieldBytes;
 
+	/** {@code <bucketPrefix>{<alias>:} */
 	private final String owned;
 
 	KeyPlacement(ShardedNamespace namespace, ShardLayout layout, int maxFieldBytes) {
@@ -33,57 +39,71 @@ final class KeyPlacement {
 	 */
 	Location locate(String key) {
 		String id = id(key);
+		String bucket;
+		String field;
 		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(id)) {
 			long value = Long.parseLong(id);
-			long quotient = value / this.layout.bucketSize();
-			long remainder = value % this.layout.bucketSize();
-			return new Location(key, bytes(this.owned + "n:" + quotient), bytes(Long.toString(remainder)), null);
+			bucket = this.owned + "n:" + (value / this.layout.bucketSize()) + "}";
+			field = Long.toString(value % this.layout.bucketSize());
 		}
-		byte[] field = bytes(id);
-		if (field.length > this.maxFieldBytes) {
-			// a field this long would flip the bucket: the value gets a plain key of its own
-			return new Location(key, null, field, bytes(this.owned + "l:" + id));
+		else {
+			byte[] idBytes = bytes(id);
+			bucket = this.owned + "h:" + Integer.remainderUnsigned(fnv1a32(idBytes), this.layout.bucketCount()) + "}";
+			field = id;
 		}
-		int index = Integer.remainderUnsigned(fnv1a32(field), this.layout.bucketCount());
-		return new Location(key, bytes(this.owned + "h:" + index), field, null);
+		byte[] fieldBytes = bytes(field);
+		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
+		return new Location(key, bucket, bytes(bucket), fieldBytes, bytes(bucket + ":" + field),
+				fieldBytes.length <= this.maxFieldBytes);
 	}
 
 	/**
-	 * The logical key for a field of a bucket, or {@code null} when the bucket key is not one of
-	 * this namespace's buckets.
+	 * What a key of this namespace found by {@code SCAN} is, or {@code null} when it is not a bucket
+	 * or overflow key of this namespace.
 	 */
-	@Nullable String logicalKey(String bucketKey, String field) {
-		if (bucketKey.startsWith(this.owned + "n:")) {
-			long quotient = Long.parseLong(bucketKey.substring(this.owned.length() + 2));
+	@Nullable Owned parse(String redisKey) {
+		if (!redisKey.startsWith(this.owned) || redisKey.length() < this.owned.length() + 4) {
+			return null;
+		}
+		char kind = redisKey.charAt(this.owned.length());
+		if ((kind != 'n' && kind != 'h') || redisKey.charAt(this.owned.length() + 1) != ':') {
+			return null;
+		}
+		int close = redisKey.indexOf('}', this.owned.length() + 2);
+		if (close < 0) {
+			return null;
+		}
+		String number = redisKey.substring(this.owned.length() + 2, close);
+		if (!isCanonicalDecimal(number)) {
+			return null;
+		}
+		String bucket = redisKey.substring(0, close + 1);
+		if (close == redisKey.length() - 1) {
+			return new Owned(bucket, null);
+		}
+		if (redisKey.charAt(close + 1) != ':') {
+			return null;
+		}
+		return new Owned(bucket, redisKey.substring(close + 2));
+	}
+
+	/** The logical key of a field of a bucket. */
+	String logicalKey(String bucket, String field) {
+		char kind = bucket.charAt(this.owned.length());
+		if (kind == 'n') {
+			long quotient = Long.parseLong(bucket.substring(this.owned.length() + 2, bucket.length() - 1));
 			return this.namespace.keyPrefix() + (quotient * this.layout.bucketSize() + Long.parseLong(field));
 		}
-		if (bucketKey.startsWith(this.owned + "h:")) {
-			return this.namespace.keyPrefix() + field;
-		}
-		if (bucketKey.startsWith(this.owned + "l:")) {
-			return this.namespace.keyPrefix() + bucketKey.substring(this.owned.length() + 2);
-		}
-		return null;
+		return this.namespace.keyPrefix() + field;
 	}
 
 	/** The key of the layout record. */
 	byte[] layoutKey() {
-		return bytes(this.owned + "layout");
+		return bytes(this.owned + "layout}");
 	}
 
-	/** The plain key holding an overflowed value with the given marker nonce (hex). */
-	byte[] overflowKey(String nonceHex) {
-		return bytes(this.owned + "x:" + nonceHex);
-	}
-
-	/** The glob matching this namespace's buckets and long-id keys ({@code n:}, {@code h:}, {@code l:}). */
+	/** Globs matching this namespace's buckets and overflow keys. */
 	String[] scanPatterns() {
-		String escaped = escapeGlob(this.owned);
-		return new String[] { escaped + "n:*", escaped + "h:*", escaped + "l:*" };
-	}
-
-	/** The glob matching this namespace's buckets only. */
-	String[] bucketPatterns() {
 		String escaped = escapeGlob(this.owned);
 		return new String[] { escaped + "n:*", escaped + "h:*" };
 	}
@@ -118,7 +138,7 @@ final class KeyPlacement {
 		return true;
 	}
 
-	/** 32-bit FNV-1a: stable across JVMs and versions, unlike {@code String.hashCode} guarantees nothing about. */
+	/** 32-bit FNV-1a: stable across JVMs and versions, which {@code String.hashCode} does not promise. */
 	static int fnv1a32(byte[] data) {
 		int hash = 0x811c9dc5;
 		for (byte b : data) {
@@ -144,23 +164,26 @@ final class KeyPlacement {
 	}
 
 	/**
-	 * Where one logical key lives: a field of a bucket, or (for ids too long to be a field) a plain key.
+	 * Where one logical key lives: a field of a bucket, or the bucket's overflow key for that field
+	 * when the value (or the field itself) is too long for a compact hash.
 	 *
 	 * @param key the logical key
-	 * @param bucket the bucket key, or {@code null} when the value lives in {@code plainKey}
+	 * @param bucketName the bucket key as text
+	 * @param bucket the bucket key
 	 * @param field the field within the bucket
-	 * @param plainKey the plain key of a long id, or {@code null}
+	 * @param overflow the overflow key, in the bucket's cluster slot
+	 * @param fieldFits whether the field is short enough to be stored in the bucket at all
 	 */
-	record Location(String key, byte @Nullable [] bucket, byte[] field, byte @Nullable [] plainKey) {
+	record Location(String key, String bucketName, byte[] bucket, byte[] field, byte[] overflow, boolean fieldFits) {
+	}
 
-		boolean inBucket() {
-			return this.bucket != null;
-		}
-
-		String bucketName() {
-			return (this.bucket != null) ? new String(this.bucket, StandardCharsets.UTF_8) : "";
-		}
-
+	/**
+	 * A bucket ({@code field == null}) or overflow key of this namespace.
+	 *
+	 * @param bucket the bucket key
+	 * @param field the field an overflow key stands for, or {@code null} for the bucket itself
+	 */
+	record Owned(String bucket, @Nullable String field) {
 	}
 
 }

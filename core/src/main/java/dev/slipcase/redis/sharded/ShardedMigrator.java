@@ -97,7 +97,8 @@ public final class ShardedMigrator {
 			long ttl = ttls.get(i).join();
 			if (ttl > 0) {
 				try {
-					written[i] = this.template.write(List.of(location), List.of(value), true, Duration.ofMillis(ttl))[0];
+					written[i] = this.template.write(List.of(location), List.of(value), true, ShardedTemplate.TtlMode.SET,
+							Duration.ofMillis(ttl))[0];
 					done[i] = true;
 				}
 				catch (UnsupportedOperationException ex) {
@@ -114,7 +115,7 @@ public final class ShardedMigrator {
 			}
 		}
 		if (!untimed.isEmpty()) {
-			boolean[] result = this.template.write(untimed, untimedValues, true, null);
+			boolean[] result = this.template.write(untimed, untimedValues, true, ShardedTemplate.TtlMode.CLEAR, null);
 			for (int j = 0; j < result.length; j++) {
 				written[untimedIndexes.get(j)] = result[j];
 				done[untimedIndexes.get(j)] = true;
@@ -124,8 +125,8 @@ public final class ShardedMigrator {
 		for (int i = 0; i < names.size(); i++) {
 			if (done[i]) {
 				counts[written[i] ? 1 : 2]++;
-				deletes.add(this.template.script(Script.DELETE_IF_VALUE, ScriptOutputType.INTEGER, rawKeys.get(i),
-						values.get(i).join()));
+				deletes.add(this.template.script(Script.DELETE_IF_VALUE, ScriptOutputType.INTEGER,
+						new byte[][] { rawKeys.get(i) }, values.get(i).join()));
 			}
 		}
 		this.template.awaitAll(deletes, "delete " + deletes.size() + " migrated plain keys");

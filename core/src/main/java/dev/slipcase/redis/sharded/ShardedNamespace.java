@@ -14,10 +14,11 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * Logical keys are the keys an application already uses, e.g. {@code user:1234}; the namespace's
  * {@link #keyPrefix() key prefix} ({@code user:}) is stripped to give the id ({@code 1234}) that
- * is placed in a bucket. Bucket keys are
- * {@code <bucketPrefix><alias>:n:<quotient>} (numeric ids) and {@code <bucketPrefix><alias>:h:<index>}
- * (other ids); the layout record is {@code <bucketPrefix><alias>:layout}. Aliases may not contain
- * {@code ':'}, so the bucket names of two namespaces never overlap.
+ * is placed in a bucket. Bucket keys are <code>&lt;bucketPrefix&gt;{&lt;alias&gt;:n:&lt;quotient&gt;}</code>
+ * (numeric ids) and <code>&lt;bucketPrefix&gt;{&lt;alias&gt;:h:&lt;index&gt;}</code> (other ids); a value too
+ * long for its bucket lives in <code>&lt;bucket&gt;:&lt;field&gt;</code>, in the same cluster slot; the
+ * layout record is <code>&lt;bucketPrefix&gt;{&lt;alias&gt;:layout}</code>. Aliases may not contain
+ * {@code ':'}, so the keys of two namespaces never overlap.
  * <p>
  * Sizes left unset ({@code null}) are derived from the server at start-up: bucket size from
  * {@code hash-max-listpack-entries} ({@code hash-max-ziplist-entries} on Redis 6.2) times the
@@ -161,9 +162,9 @@ public final class ShardedNamespace {
 		return this.readThrough;
 	}
 
-	/** The prefix of every key this namespace owns: {@code bucketPrefix + alias + ':'}. */
+	/** The prefix of every key this namespace owns, opening its hash tag: <code>bucketPrefix + '{' + alias + ':'</code>. */
 	String ownedKeyPrefix() {
-		return this.bucketPrefix + this.alias + ":";
+		return this.bucketPrefix + "{" + this.alias + ":";
 	}
 
 	@Override

@@ -67,7 +67,7 @@ class ClusterShardedTemplateTests extends ShardedTemplateContract {
 		template.multiSet(values);
 		Set<Integer> slots = new HashSet<>();
 		for (int bucket = 0; bucket < 100; bucket++) {
-			slots.add(SlotHash.getSlot(template.namespace().ownedKeyPrefix() + "n:" + bucket));
+			slots.add(SlotHash.getSlot(template.namespace().ownedKeyPrefix() + "n:" + bucket + "}"));
 		}
 		Set<String> nodes = new HashSet<>();
 		for (int slot : slots) {

@@ -19,7 +19,7 @@ class KeyPlacementTests {
 	@Test
 	void numericIdIsPlacedByDivisionWithTheRemainderAsField() {
 		Location location = this.placement.locate("user:1234");
-		assertThat(text(location.bucket())).isEqualTo("~sc:u:n:3");
+		assertThat(text(location.bucket())).isEqualTo("~sc:{u:n:3}");
 		assertThat(text(location.field())).isEqualTo("82");
 	}
 
@@ -27,9 +27,9 @@ class KeyPlacementTests {
 	void leadingZeroIdIsNotPlacedWhereTheCanonicalIdIs() {
 		Location padded = this.placement.locate("user:007");
 		Location canonical = this.placement.locate("user:7");
-		assertThat(text(canonical.bucket())).isEqualTo("~sc:u:n:0");
+		assertThat(text(canonical.bucket())).isEqualTo("~sc:{u:n:0}");
 		assertThat(text(canonical.field())).isEqualTo("7");
-		assertThat(text(padded.bucket())).startsWith("~sc:u:h:");
+		assertThat(text(padded.bucket())).startsWith("~sc:{u:h:");
 		assertThat(text(padded.field())).isEqualTo("007");
 	}
 
@@ -37,7 +37,7 @@ class KeyPlacementTests {
 	void otherIdsAreHashedWithTheWholeIdAsField() {
 		Location location = this.placement.locate("user:alice");
 		int expected = Integer.remainderUnsigned(KeyPlacement.fnv1a32("alice".getBytes(StandardCharsets.UTF_8)), 16);
-		assertThat(text(location.bucket())).isEqualTo("~sc:u:h:" + expected);
+		assertThat(text(location.bucket())).isEqualTo("~sc:{u:h:" + expected + "}");
 		assertThat(text(location.field())).isEqualTo("alice");
 	}
 
@@ -52,15 +52,25 @@ class KeyPlacementTests {
 	void idTooLongForAFieldGetsAPlainKey() {
 		String id = "x".repeat(65);
 		Location location = this.placement.locate("user:" + id);
-		assertThat(location.inBucket()).isFalse();
-		assertThat(text(location.plainKey())).isEqualTo("~sc:u:l:" + id);
+		assertThat(location.fieldFits()).isFalse();
+		assertThat(text(location.overflow())).isEqualTo(location.bucketName() + ":" + id);
 	}
 
 	@Test
-	void logicalKeyIsRebuiltFromBucketAndField() {
-		assertThat(this.placement.logicalKey("~sc:u:n:3", "82")).isEqualTo("user:1234");
-		assertThat(this.placement.logicalKey("~sc:u:h:5", "007")).isEqualTo("user:007");
-		assertThat(this.placement.logicalKey("~sc:other:n:3", "82")).isNull();
+	void overflowKeySharesTheBucketsHashTag() {
+		Location location = this.placement.locate("user:1234");
+		assertThat(text(location.overflow())).isEqualTo("~sc:{u:n:3}:82");
+	}
+
+	@Test
+	void scannedKeysAreRecognisedAndTheLogicalKeyRebuilt() {
+		assertThat(this.placement.parse("~sc:{u:n:3}")).isEqualTo(new KeyPlacement.Owned("~sc:{u:n:3}", null));
+		assertThat(this.placement.parse("~sc:{u:h:5}:a}:b")).isEqualTo(new KeyPlacement.Owned("~sc:{u:h:5}", "a}:b"));
+		assertThat(this.placement.parse("~sc:{u:layout}")).isNull();
+		assertThat(this.placement.parse("~sc:{other:n:3}")).isNull();
+		assertThat(this.placement.parse("~sc:{u:n:03}")).isNull();
+		assertThat(this.placement.logicalKey("~sc:{u:n:3}", "82")).isEqualTo("user:1234");
+		assertThat(this.placement.logicalKey("~sc:{u:h:5}", "007")).isEqualTo("user:007");
 	}
 
 	@Test

@@ -17,7 +17,7 @@ class ShardedNamespaceTests {
 		assertThat(namespace.alias()).isEqualTo("counters");
 		assertThat(namespace.fillFactor()).isEqualTo(0.75);
 		assertThat(namespace.ttlFallback()).isEqualTo(TtlFallback.PLAIN_KEY);
-		assertThat(namespace.ownedKeyPrefix()).isEqualTo("~sc:counters:");
+		assertThat(namespace.ownedKeyPrefix()).isEqualTo("~sc:{counters:");
 	}
 
 	@Test

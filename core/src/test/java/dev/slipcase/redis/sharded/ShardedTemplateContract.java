@@ -73,7 +73,7 @@ abstract class ShardedTemplateContract {
 	void numericIdsAreFieldsOfACompactBucket() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		template.set(key(template, 5), "five");
-		String bucket = template.namespace().ownedKeyPrefix() + "n:0";
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
 		assertThat(redis().hget(bucket, "5")).isEqualTo("five");
 		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
 		assertThat(redis().exists(key(template, 5))).isZero();
@@ -203,7 +203,7 @@ abstract class ShardedTemplateContract {
 		String big = "z".repeat(template.limits().maxValueBytes() + 1);
 		template.set(key(template, 1), "small");
 		template.set(key(template, 2), big);
-		String bucket = template.namespace().ownedKeyPrefix() + "n:0";
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
 		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
 		assertThat(template.get(key(template, 2))).isEqualTo(big);
 		assertThat(template.exists(key(template, 2))).isTrue();
@@ -219,7 +219,7 @@ abstract class ShardedTemplateContract {
 		String limit = "z".repeat(template.limits().maxValueBytes());
 		template.set(key(template, 1), limit);
 		assertThat(overflowKeys(template)).isEmpty();
-		assertThat(redis().objectEncoding(template.namespace().ownedKeyPrefix() + "n:0")).isEqualTo(compactEncoding());
+		assertThat(redis().objectEncoding(template.namespace().ownedKeyPrefix() + "n:0}")).isEqualTo(compactEncoding());
 		assertThat(template.get(key(template, 1))).isEqualTo(limit);
 	}
 
@@ -239,7 +239,7 @@ abstract class ShardedTemplateContract {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		String id = "i".repeat(100);
 		template.set(key(template, id), "v");
-		assertThat(redis().get(template.namespace().ownedKeyPrefix() + "l:" + id)).isEqualTo("v");
+		assertThat(overflowKeys(template)).singleElement().asString().endsWith("}:" + id);
 		assertThat(template.get(key(template, id))).isEqualTo("v");
 		assertThat(template.incrBy(key(template, "j".repeat(100)), 3)).isEqualTo(3);
 		assertThat(template.delete(key(template, id))).isTrue();
@@ -251,7 +251,7 @@ abstract class ShardedTemplateContract {
 		ShardedNamespace namespace = namespace().bucketSize(100).build();
 		ShardedTemplate<String> template = template(namespace, STRINGS);
 		template.set(key(template, 250), "x");
-		assertThat(redis().get(namespace.ownedKeyPrefix() + "layout")).contains("bucket-size=100");
+		assertThat(redis().get(namespace.ownedKeyPrefix() + "layout}")).contains("bucket-size=100");
 		ShardedNamespace changed = ShardedNamespace.builder(namespace.name())
 			.keyPrefix(namespace.keyPrefix())
 			.bucketSize(50)
@@ -295,7 +295,7 @@ abstract class ShardedTemplateContract {
 		assertThatExceptionOfType(BucketFullException.class).isThrownBy(() -> template.incrBy(key(template, "k5"), 1));
 		template.set(key(template, "k0"), "overwrite is fine");
 		assertThat(template.get(key(template, "k4"))).isNull();
-		assertThat(redis().hlen(template.namespace().ownedKeyPrefix() + "h:0")).isEqualTo(4);
+		assertThat(redis().hlen(template.namespace().ownedKeyPrefix() + "h:0}")).isEqualTo(4);
 	}
 
 	@Test
@@ -368,7 +368,7 @@ abstract class ShardedTemplateContract {
 		ShardedTemplate<String> template = template(namespace().bucketTtl(Duration.ofMinutes(10)).build(), STRINGS);
 		template.set(key(template, 1), "v");
 		template.set(key(template, 2), "b".repeat(100));
-		assertThat(redis().pttl(template.namespace().ownedKeyPrefix() + "n:0")).isBetween(1L, 600_000L);
+		assertThat(redis().pttl(template.namespace().ownedKeyPrefix() + "n:0}")).isBetween(1L, 600_000L);
 		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 600_000L);
 		assertThat(overflowKeys(template)).allSatisfy((key) -> assertThat(redis().pttl(key)).isBetween(1L, 600_000L));
 	}
@@ -398,7 +398,7 @@ abstract class ShardedTemplateContract {
 	@Test
 	void writeRedisRefusesIsReportedAsAnError() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
-		redis().set(template.namespace().ownedKeyPrefix() + "n:0", "not a hash");
+		redis().set(template.namespace().ownedKeyPrefix() + "n:0}", "not a hash");
 		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.set(key(template, 1), "v"))
 			.withMessageContaining("WRONGTYPE");
 		assertThatExceptionOfType(RedisSystemException.class)
@@ -430,7 +430,7 @@ abstract class ShardedTemplateContract {
 			values.put(key(template, i), "v" + i);
 		}
 		template.multiSet(values);
-		String bucket = template.namespace().ownedKeyPrefix() + "n:0";
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
 		redis().hset(bucket, "x", "f".repeat(200));
 		BucketMemoryReport report = template.memoryReport(100);
 		int buckets = (999 / template.layout().bucketSize()) + 1;
@@ -502,7 +502,7 @@ abstract class ShardedTemplateContract {
 	}
 
 	List<String> overflowKeys(ShardedTemplate<?> template) {
-		return scanKeys(KeyPlacement.escapeGlob(template.namespace().ownedKeyPrefix()) + "x:*");
+		return scanKeys(KeyPlacement.escapeGlob(template.namespace().ownedKeyPrefix()) + "*}:*");
 	}
 
 	List<String> scanKeys(String pattern) {

@@ -80,7 +80,7 @@ class StandaloneShardedTemplateTests extends ShardedTemplateContract {
 				assertThat(template.layout().bucketSize()).isEqualTo(192);
 				template.set(key(template, 1), "x".repeat(40));
 				assertThat(template.get(key(template, 1))).isEqualTo("x".repeat(40));
-				assertThat(own.command("KEYS", "*x:*")).asList().hasSize(1);
+				assertThat(own.command("KEYS", "*}:*")).asList().hasSize(1);
 			}
 			finally {
 				restricted.shutdown();
