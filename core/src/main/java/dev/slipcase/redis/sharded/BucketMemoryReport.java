@@ -7,7 +7,7 @@ import java.util.List;
  *
  * @param namespace the namespace's name
  * @param sampledBuckets how many buckets were sampled
- * @param compactBuckets how many of them are in the compact encoding ({@code listpack}, {@code ziplist} on 6.2)
+ * @param compactBuckets how many of them are in the compact encoding ({@code listpack}, {@code listpackex} with field TTLs, {@code ziplist} on 6.2)
  * @param flippedBuckets how many left the compact encoding ({@code hashtable}); should be 0
  * @param flippedBucketKeys the keys of the flipped buckets sampled, never {@code null}
  * @param fields the number of fields (logical keys and overflow markers) in the sampled buckets

@@ -397,7 +397,8 @@ public final class ShardedTemplate<V> {
 		int capacity = Math.max(1, (int) Math.floor(this.limits.maxEntries() * this.namespace.fillFactor()));
 		for (int i = 0; i < names.size(); i++) {
 			String encoding = encodings.get(i).join();
-			if ("listpack".equals(encoding) || "ziplist".equals(encoding)) {
+			// listpackex: a listpack with hash-field TTLs (Redis 7.4+), still compact
+			if ("listpack".equals(encoding) || "listpackex".equals(encoding) || "ziplist".equals(encoding)) {
 				compact++;
 			}
 			else if (encoding != null) {

@@ -151,7 +151,7 @@ public final class ShardedTemplates implements AutoCloseable {
 			bucketCount = ShardedNamespace.DEFAULT_BUCKET_COUNT;
 		}
 		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
-				ShardLayout.VERSION);
+				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
 		return new ShardedTemplate<>(this.commands, this.timeout, namespace, layout, limits, serializer);
 	}
@@ -208,8 +208,13 @@ public final class ShardedTemplates implements AutoCloseable {
 		if (existing.equals(wanted) || (hashed && sameHashed(existing, wanted))) {
 			return existing;
 		}
+		if (!existing.namespace().equals(wanted.namespace())) {
+			throw new ShardLayoutMismatchException("Namespace '" + namespace.name() + "': its alias '" + namespace.alias()
+					+ "' already holds the buckets of namespace '" + existing.namespace() + "' (layout at " + keyName
+					+ "). Aliases are one-to-one: give this namespace an alias of its own.");
+		}
 		boolean sameKind = existing.strategy() == wanted.strategy() && existing.hash().equals(wanted.hash())
-				&& existing.version() == wanted.version();
+				&& existing.version() == wanted.version() && existing.keyPrefix().equals(wanted.keyPrefix());
 		boolean sizeAgrees = hashed || namespace.bucketSize() == null || existing.bucketSize() == wanted.bucketSize();
 		boolean countAgrees = namespace.bucketCount() == null || existing.bucketCount() == wanted.bucketCount();
 		boolean fits = hashed || existing.bucketSize() <= limits.maxEntries();
@@ -221,13 +226,13 @@ public final class ShardedTemplates implements AutoCloseable {
 		throw new ShardLayoutMismatchException("Namespace '" + namespace.name() + "': the layout stored at " + keyName
 				+ " is [" + existing.encode() + "] but the configuration asks for [" + wanted.encode()
 				+ "]. Starting would look for existing keys in the wrong buckets. Configure the stored layout "
-				+ "(strategy " + existing.strategy() + ", bucketSize " + existing.bucketSize() + ", bucketCount "
-				+ existing.bucketCount() + "), or use a new alias and migrate.");
+				+ "(keyPrefix '" + existing.keyPrefix() + "', strategy " + existing.strategy() + ", bucketSize "
+				+ existing.bucketSize() + ", bucketCount " + existing.bucketCount() + "), or use a new alias and migrate.");
 	}
 
 	private static boolean sameHashed(ShardLayout a, ShardLayout b) {
 		return a.strategy() == b.strategy() && a.bucketCount() == b.bucketCount() && a.hash().equals(b.hash())
-				&& a.version() == b.version();
+				&& a.version() == b.version() && a.namespace().equals(b.namespace()) && a.keyPrefix().equals(b.keyPrefix());
 	}
 
 	private String probeVersion() {

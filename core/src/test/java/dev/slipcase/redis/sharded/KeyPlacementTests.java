@@ -14,7 +14,7 @@ class KeyPlacementTests {
 	private final ShardedNamespace numeric = ShardedNamespace.builder("users").alias("u").keyPrefix("user:").build();
 
 	private final KeyPlacement placement = new KeyPlacement(this.numeric,
-			new ShardLayout(ShardingStrategy.NUMERIC, 384, 16, ShardLayout.FNV1A_32, 1), 64);
+			new ShardLayout(ShardingStrategy.NUMERIC, 384, 16, ShardLayout.FNV1A_32, 1, "users", "user:"), 64);
 
 	@Test
 	void numericIdIsPlacedByDivisionWithTheRemainderAsField() {

@@ -53,7 +53,8 @@ class ShardedNamespaceTests {
 
 	@Test
 	void layoutRoundTripsThroughItsStoredText() {
-		ShardLayout layout = new ShardLayout(ShardingStrategy.HASHED, 384, 2048, ShardLayout.FNV1A_32, 1);
+		ShardLayout layout = new ShardLayout(ShardingStrategy.HASHED, 384, 2048, ShardLayout.FNV1A_32, 1, "user-prefs",
+				"user;1=x:");
 		assertThat(ShardLayout.parse(layout.encode())).isEqualTo(layout);
 	}
 

@@ -267,6 +267,24 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void changedKeyPrefixRefusesToStart() {
+		ShardedNamespace namespace = namespace().build();
+		template(namespace, STRINGS).set(namespace.keyPrefix() + 1, "x");
+		ShardedNamespace changed = ShardedNamespace.builder(namespace.name()).keyPrefix("other:").build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(changed, STRINGS))
+			.withMessageContaining("key-prefix=other%3A");
+	}
+
+	@Test
+	void aliasOfAnotherNamespaceIsRefused() {
+		ShardedNamespace first = namespace().build();
+		template(first, STRINGS);
+		ShardedNamespace second = ShardedNamespace.builder(first.name() + "-two").alias(first.alias()).build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(second, STRINGS))
+			.withMessageContaining("already holds the buckets of namespace '" + first.name() + "'");
+	}
+
+	@Test
 	void derivedSizesKeepTheStoredLayout() {
 		ShardedNamespace namespace = namespace().bucketSize(100).build();
 		template(namespace, STRINGS).set(namespace.keyPrefix() + 250, "x");
