@@ -108,6 +108,21 @@ final class Script {
 			""");
 
 	/**
+	 * Reads fields of many buckets, each falling back to its overflow key, in one call: for a
+	 * standalone server only, as the keys span cluster slots. KEYS: bucket and overflow key of each
+	 * field, in pairs. ARGV: the fields. Returns the values, nil where absent.
+	 */
+	static final Script READ_MANY = new Script("""
+			local result = {}
+			for i = 1, #ARGV do
+			  local value = redis.call('HGET', KEYS[2 * i - 1], ARGV[i])
+			  if not value then value = redis.call('GET', KEYS[2 * i]) end
+			  result[i] = value
+			end
+			return result
+			""");
+
+	/**
 	 * Deletes fields of one bucket and their overflow keys. KEYS: the bucket, then the overflow key
 	 * of each field. ARGV: the fields. Returns per field 1 when it existed, else 0.
 	 */

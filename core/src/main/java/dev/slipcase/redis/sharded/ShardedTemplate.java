@@ -3,6 +3,7 @@ package dev.slipcase.redis.sharded;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -22,7 +23,18 @@ import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.KeyValueListOutput;
+import io.lettuce.core.output.NestedMultiOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -63,6 +75,8 @@ public final class ShardedTemplate<V> {
 
 	private static final byte[] ZERO = { '0' };
 
+	private final StatefulConnection<byte[], byte[]> connection;
+
 	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
 	private final Duration timeout;
@@ -81,8 +95,13 @@ public final class ShardedTemplate<V> {
 
 	private final long bucketTtlMillis;
 
-	ShardedTemplate(RedisClusterAsyncCommands<byte[], byte[]> commands, Duration timeout, ShardedNamespace namespace,
-			ShardLayout layout, ServerLimits limits, RedisSerializer<V> serializer) {
+	/** Whether the connection is to a standalone server, where one script may touch many buckets. */
+	private final boolean standalone;
+
+	ShardedTemplate(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
+			Duration timeout, ShardedNamespace namespace, ShardLayout layout, ServerLimits limits,
+			RedisSerializer<V> serializer) {
+		this.connection = connection;
 		this.commands = commands;
 		this.timeout = timeout;
 		this.namespace = namespace;
@@ -93,6 +112,7 @@ public final class ShardedTemplate<V> {
 		this.hashedBucketPrefix = namespace.ownedKeyPrefix() + "h:";
 		Duration bucketTtl = namespace.bucketTtl();
 		this.bucketTtlMillis = (bucketTtl != null) ? bucketTtl.toMillis() : 0;
+		this.standalone = !(connection instanceof StatefulRedisClusterConnection);
 	}
 
 	/** The namespace this template serves. */
@@ -266,8 +286,9 @@ public final class ShardedTemplate<V> {
 	// ---------------------------------------------------------------- batches
 
 	/**
-	 * The values of {@code keys}, in the same order, {@code null} where a key has none. Sends one
-	 * {@code HMGET} per bucket, pipelined, then one read of the overflow keys per bucket with misses.
+	 * The values of {@code keys}, in the same order, {@code null} where a key has none. On a standalone
+	 * server, one script call reads them all; on a cluster, one {@code HMGET} per bucket, written to
+	 * the connection together, then one read of the overflow keys per bucket with misses.
 	 */
 	public List<@Nullable V> multiGet(List<String> keys) {
 		Objects.requireNonNull(keys, "keys must not be null");
@@ -277,9 +298,46 @@ public final class ShardedTemplate<V> {
 			locations.add(this.placement.locate(key));
 		}
 		byte[][] raw = new byte[n][];
+		if (this.standalone && n > 1) {
+			readAtOnce(locations, raw);
+		}
+		else {
+			readByBucket(locations, raw);
+		}
+		if (this.namespace.readThrough()) {
+			readLegacy(keys, raw);
+		}
+		List<@Nullable V> result = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			result.add((raw[i] != null) ? deserialize(raw[i], keys.get(i)) : null);
+		}
+		return result;
+	}
+
+	/** Standalone: one script call reads every key, field first, then overflow key. */
+	private void readAtOnce(List<Location> locations, byte[][] raw) {
+		int n = locations.size();
+		byte[][] keys = new byte[2 * n][];
+		byte[][] fields = new byte[n][];
+		for (int i = 0; i < n; i++) {
+			keys[2 * i] = locations.get(i).bucket();
+			keys[2 * i + 1] = locations.get(i).overflow();
+			fields[i] = locations.get(i).field();
+		}
+		List<Object> values = await(script(Script.READ_MANY, ScriptOutputType.MULTI, keys, fields),
+				"read " + n + " keys of namespace '" + this.namespace.name() + "'");
+		for (int i = 0; i < n; i++) {
+			raw[i] = (byte[]) values.get(i);
+		}
+	}
+
+	/** Any server: one HMGET per bucket, sent together, then the misses' overflow keys per bucket. */
+	private void readByBucket(List<Location> locations, byte[][] raw) {
+		int n = locations.size();
 		boolean[] missed = new boolean[n];
 		List<CompletableFuture<?>> pending = new ArrayList<>();
 		List<Runnable> collect = new ArrayList<>();
+		Batch batch = new Batch();
 		for (List<Integer> group : groupByBucket(locations).values()) {
 			List<Integer> inBucket = new ArrayList<>();
 			for (int index : group) {
@@ -297,9 +355,9 @@ public final class ShardedTemplate<V> {
 			for (int i = 0; i < fields.length; i++) {
 				fields[i] = locations.get(inBucket.get(i)).field();
 			}
-			CompletableFuture<List<KeyValue<byte[], byte[]>>> reply = this.commands
-				.hmget(locations.get(inBucket.get(0)).bucket(), fields)
-				.toCompletableFuture();
+			CompletableFuture<List<KeyValue<byte[], byte[]>>> reply = batch.add(CommandType.HMGET,
+					new KeyValueListOutput<>(ByteArrayCodec.INSTANCE, Arrays.asList(fields)),
+					new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(locations.get(inBucket.get(0)).bucket()).addKeys(fields));
 			pending.add(reply);
 			collect.add(() -> {
 				List<KeyValue<byte[], byte[]>> values = reply.join();
@@ -310,17 +368,10 @@ public final class ShardedTemplate<V> {
 				}
 			});
 		}
+		batch.send();
 		awaitAll(pending, "read " + n + " keys of namespace '" + this.namespace.name() + "'");
 		collect.forEach(Runnable::run);
 		readMisses(locations, raw, missed);
-		if (this.namespace.readThrough()) {
-			readLegacy(keys, raw);
-		}
-		List<@Nullable V> result = new ArrayList<>(n);
-		for (int i = 0; i < n; i++) {
-			result.add((raw[i] != null) ? deserialize(raw[i], keys.get(i)) : null);
-		}
-		return result;
 	}
 
 	/**
@@ -472,7 +523,8 @@ public final class ShardedTemplate<V> {
 		byte[] bucketTtl = bytes(Long.toString(this.bucketTtlMillis));
 		byte[] fieldExpiry = this.limits.fieldExpiry() ? ONE : ZERO;
 		List<List<Integer>> groups = new ArrayList<>(groupByBucket(locations).values());
-		List<CompletableFuture<List<Long>>> replies = new ArrayList<>(groups.size());
+		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(groups.size());
+		Batch batch = new Batch();
 		for (List<Integer> group : groups) {
 			Location first = locations.get(group.get(0));
 			byte[][] keys = new byte[1 + group.size()][];
@@ -492,19 +544,20 @@ public final class ShardedTemplate<V> {
 				args[7 + 3 * i] = value;
 				args[8 + 3 * i] = (location.fieldFits() && value.length <= this.limits.maxValueBytes()) ? ONE : ZERO;
 			}
-			replies.add(script(Script.SET, ScriptOutputType.MULTI, keys, args));
+			replies.add(batch.script(Script.SET, keys, args));
 		}
+		batch.send();
 		awaitAll(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'");
 		List<String> refused = new ArrayList<>();
 		for (int g = 0; g < groups.size(); g++) {
 			List<Integer> group = groups.get(g);
-			List<Long> reply = replies.get(g).join();
-			if (reply.get(0) == -1) {
+			List<Object> reply = replies.get(g).join();
+			if (((Long) reply.get(0)) == -1) {
 				group.forEach((index) -> refused.add(locations.get(index).key()));
 				continue;
 			}
 			for (int i = 0; i < group.size(); i++) {
-				written[group.get(i)] = reply.get(i) == 1;
+				written[group.get(i)] = ((Long) reply.get(i)) == 1;
 			}
 		}
 		if (!refused.isEmpty()) {
@@ -594,6 +647,44 @@ public final class ShardedTemplate<V> {
 
 	// ---------------------------------------------------------------- helpers
 
+	/**
+	 * Commands handed to the connection together, so that Lettuce writes and flushes them at once
+	 * instead of once per command (on a cluster connection, once per node).
+	 */
+	private final class Batch {
+
+		private final List<RedisCommand<byte[], byte[], ?>> commands = new ArrayList<>();
+
+		<T> CompletableFuture<T> add(CommandType type, CommandOutput<byte[], byte[], T> output,
+				CommandArgs<byte[], byte[]> args) {
+			AsyncCommand<byte[], byte[], T> command = new AsyncCommand<>(new Command<>(type, output, args));
+			this.commands.add(command);
+			return command;
+		}
+
+		/** {@code EVALSHA} with a multi-bulk reply, retried alone with {@code EVAL} when the script is not cached. */
+		CompletableFuture<List<Object>> script(Script script, byte[][] keys, byte[]... args) {
+			CompletableFuture<List<Object>> first = add(CommandType.EVALSHA, new NestedMultiOutput<>(ByteArrayCodec.INSTANCE),
+					new CommandArgs<>(ByteArrayCodec.INSTANCE).add(script.sha()).add(keys.length).addKeys(keys).addValues(args));
+			return first.handle((result, ex) -> {
+				if (ex == null) {
+					return CompletableFuture.completedFuture(result);
+				}
+				if (Replies.unwrap(ex) instanceof RedisNoScriptException) {
+					return ShardedTemplate.this.<List<Object>>script(script, ScriptOutputType.MULTI, keys, args);
+				}
+				return CompletableFuture.<List<Object>>failedFuture(Replies.unwrap(ex));
+			}).thenCompose((future) -> future);
+		}
+
+		void send() {
+			if (!this.commands.isEmpty()) {
+				ShardedTemplate.this.connection.dispatch(this.commands);
+			}
+		}
+
+	}
+
 	/** Where a key's value is right now. */
 	private enum Place {
 
@@ -627,7 +718,8 @@ public final class ShardedTemplate<V> {
 			}
 		}
 		List<List<Integer>> order = new ArrayList<>(groups.values());
-		List<CompletableFuture<List<byte[]>>> replies = new ArrayList<>();
+		List<CompletableFuture<List<Object>>> replies = new ArrayList<>();
+		Batch batch = new Batch();
 		for (List<Integer> group : order) {
 			byte[][] keys = new byte[1 + group.size()][];
 			byte[][] fields = new byte[group.size()][];
@@ -636,13 +728,14 @@ public final class ShardedTemplate<V> {
 				keys[1 + i] = locations.get(group.get(i)).overflow();
 				fields[i] = locations.get(group.get(i)).field();
 			}
-			replies.add(script(Script.READ, ScriptOutputType.MULTI, keys, fields));
+			replies.add(batch.script(Script.READ, keys, fields));
 		}
+		batch.send();
 		awaitAll(replies, "read the overflow values of " + raw.length + " keys");
 		for (int g = 0; g < order.size(); g++) {
-			List<byte[]> values = replies.get(g).join();
+			List<Object> values = replies.get(g).join();
 			for (int i = 0; i < order.get(g).size(); i++) {
-				raw[order.get(g).get(i)] = values.get(i);
+				raw[order.get(g).get(i)] = (byte[]) values.get(i);
 			}
 		}
 	}

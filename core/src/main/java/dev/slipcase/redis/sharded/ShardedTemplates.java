@@ -153,7 +153,7 @@ public final class ShardedTemplates implements AutoCloseable {
 		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
 				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
-		return new ShardedTemplate<>(this.commands, this.timeout, namespace, layout, limits, serializer);
+		return new ShardedTemplate<>(this.connection, this.commands, this.timeout, namespace, layout, limits, serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */

@@ -425,6 +425,17 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void writesAndReadsStillWorkAfterTheScriptCacheWasFlushed() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "before");
+		redis().scriptFlush();
+		template.multiSet(Map.of(key(template, 2), "two", key(template, 3), "t".repeat(100)));
+		template.set(key(template, 1), "after");
+		assertThat(template.multiGet(List.of(key(template, 1), key(template, 2), key(template, 3), key(template, 4))))
+			.containsExactly("after", "two", "t".repeat(100), null);
+	}
+
+	@Test
 	void forEachVisitsEveryKeyOnce() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		Map<String, String> values = new HashMap<>();
