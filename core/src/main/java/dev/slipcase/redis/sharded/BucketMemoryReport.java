@@ -10,7 +10,7 @@ import java.util.List;
  * @param compactBuckets how many of them are in the compact encoding ({@code listpack}, {@code listpackex} with field TTLs, {@code ziplist} on 6.2)
  * @param flippedBuckets how many left the compact encoding ({@code hashtable}); should be 0
  * @param flippedBucketKeys the keys of the flipped buckets sampled, never {@code null}
- * @param fields the number of fields (logical keys and overflow markers) in the sampled buckets
+ * @param fields the number of fields (logical keys) in the sampled buckets
  * @param bytes the sum of {@code MEMORY USAGE} of the sampled buckets
  * @param bytesPerKey {@code bytes / fields}, 0 when there are none
  * @param averageFill the mean share of a bucket's intended capacity in use

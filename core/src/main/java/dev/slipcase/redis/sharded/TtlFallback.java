@@ -7,9 +7,9 @@ package dev.slipcase.redis.sharded;
 public enum TtlFallback {
 
 	/**
-	 * Store a value that has a TTL in a plain key of its own with that TTL; the bucket keeps a
-	 * small marker pointing at it, which is removed when the value is read after it expired or when
-	 * the key is written or deleted again.
+	 * Store a value that has a TTL in its overflow key (a plain key in its bucket's cluster slot) with
+	 * that TTL; reads, deletes and increments find it there, and a later plain set moves it back into
+	 * the bucket.
 	 */
 	PLAIN_KEY,
 

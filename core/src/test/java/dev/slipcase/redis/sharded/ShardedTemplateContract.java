@@ -179,6 +179,36 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void concurrentSmallAndOversizeWritesOfOneKeyLeaveExactlyOneValue() throws Exception {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String big = "B".repeat(200);
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				int thread = t;
+				done.add(pool.submit(() -> {
+					for (int i = 0; i < 200; i++) {
+						template.set(key(template, 1), ((i + thread) % 2 == 0) ? "small" : big);
+						assertThat(template.get(key(template, 1))).isIn("small", big);
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		boolean inBucket = redis().hexists(bucket, "1");
+		boolean inOverflow = redis().exists(bucket + ":1") == 1;
+		assertThat(inBucket).isNotEqualTo(inOverflow);
+		assertThat(template.get(key(template, 1))).isEqualTo(inBucket ? "small" : big);
+	}
+
+	@Test
 	void multiGetAnswersInTheCallersOrder() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		Map<String, String> values = new LinkedHashMap<>();
