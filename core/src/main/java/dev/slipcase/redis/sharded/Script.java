@@ -108,16 +108,29 @@ final class Script {
 			""");
 
 	/**
-	 * Reads fields of many buckets, each falling back to its overflow key, in one call: for a
-	 * standalone server only, as the keys span cluster slots. KEYS: bucket and overflow key of each
-	 * field, in pairs. ARGV: the fields. Returns the values, nil where absent.
+	 * Reads fields of many buckets in one call, one {@code HMGET} per bucket, each missing field
+	 * falling back to its overflow key: for a standalone server only, as the keys span cluster slots.
+	 * KEYS: the buckets, then the overflow key of every field in order. ARGV: the number of buckets,
+	 * then per bucket its number of fields and the fields. Returns the values in that order, nil where
+	 * absent.
 	 */
 	static final Script READ_MANY = new Script("""
+			local buckets = tonumber(ARGV[1])
 			local result = {}
-			for i = 1, #ARGV do
-			  local value = redis.call('HGET', KEYS[2 * i - 1], ARGV[i])
-			  if not value then value = redis.call('GET', KEYS[2 * i]) end
-			  result[i] = value
+			local found = 0
+			local arg = 2
+			local overflow = buckets + 1
+			for b = 1, buckets do
+			  local count = tonumber(ARGV[arg])
+			  local values = redis.call('HMGET', KEYS[b], unpack(ARGV, arg + 1, arg + count))
+			  for i = 1, count do
+			    local value = values[i]
+			    if not value then value = redis.call('GET', KEYS[overflow]) end
+			    found = found + 1
+			    result[found] = value
+			    overflow = overflow + 1
+			  end
+			  arg = arg + count + 1
 			end
 			return result
 			""");

@@ -313,20 +313,30 @@ public final class ShardedTemplate<V> {
 		return result;
 	}
 
-	/** Standalone: one script call reads every key, field first, then overflow key. */
+	/** Standalone: one script call reads every key, one HMGET per bucket, then the misses' overflow keys. */
 	private void readAtOnce(List<Location> locations, byte[][] raw) {
 		int n = locations.size();
-		byte[][] keys = new byte[2 * n][];
-		byte[][] fields = new byte[n][];
-		for (int i = 0; i < n; i++) {
-			keys[2 * i] = locations.get(i).bucket();
-			keys[2 * i + 1] = locations.get(i).overflow();
-			fields[i] = locations.get(i).field();
+		List<List<Integer>> groups = new ArrayList<>(groupByBucket(locations).values());
+		byte[][] keys = new byte[groups.size() + n][];
+		byte[][] args = new byte[1 + groups.size() + n][];
+		int[] order = new int[n];
+		args[0] = bytes(Integer.toString(groups.size()));
+		int arg = 1;
+		int field = 0;
+		for (int g = 0; g < groups.size(); g++) {
+			List<Integer> group = groups.get(g);
+			keys[g] = locations.get(group.get(0)).bucket();
+			args[arg++] = bytes(Integer.toString(group.size()));
+			for (int index : group) {
+				args[arg++] = locations.get(index).field();
+				keys[groups.size() + field] = locations.get(index).overflow();
+				order[field++] = index;
+			}
 		}
-		List<Object> values = await(script(Script.READ_MANY, ScriptOutputType.MULTI, keys, fields),
+		List<Object> values = await(script(Script.READ_MANY, ScriptOutputType.MULTI, keys, args),
 				"read " + n + " keys of namespace '" + this.namespace.name() + "'");
 		for (int i = 0; i < n; i++) {
-			raw[i] = (byte[]) values.get(i);
+			raw[order[i]] = (byte[]) values.get(i);
 		}
 	}
 
