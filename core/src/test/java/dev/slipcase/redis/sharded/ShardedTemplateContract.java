@@ -412,6 +412,19 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void expireInANamespaceThatRefusesTtlsIsRefusedAndKeepsTheValue() {
+		ShardedTemplate<String> template = template(namespace().ttlFallback(TtlFallback.REFUSE).build(), STRINGS);
+		if (template.limits().fieldExpiry()) {
+			return;
+		}
+		template.set(key(template, 1), "v");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> template.expire(key(template, 1), Duration.ofMinutes(1)));
+		assertThat(template.get(key(template, 1))).isEqualTo("v");
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-1);
+	}
+
+	@Test
 	void bucketTtlExpiresTheNamespaceAsAWhole() {
 		ShardedTemplate<String> template = template(namespace().bucketTtl(Duration.ofMinutes(10)).build(), STRINGS);
 		template.set(key(template, 1), "v");

@@ -5,6 +5,7 @@ import java.util.Map;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,6 +64,18 @@ class StandaloneShardedTemplateTests extends ShardedTemplateContract {
 		Map<String, String> config = redis().configGet("hash-max-listpack-entries", "hash-max-listpack-value");
 		assertThat(template.limits().maxEntries()).isEqualTo(Integer.parseInt(config.get("hash-max-listpack-entries")));
 		assertThat(template.limits().maxValueBytes()).isEqualTo(Integer.parseInt(config.get("hash-max-listpack-value")));
+	}
+
+	@Test
+	void templatesOverACallersConnectionLeaveItOpen() {
+		try (StatefulRedisConnection<byte[], byte[]> own = this.client.connect(ByteArrayCodec.INSTANCE)) {
+			ShardedTemplates borrowed = ShardedTemplates.create(own);
+			ShardedTemplate<String> template = borrowed.template(namespace().build(), STRINGS);
+			template.set(key(template, 1), "x");
+			borrowed.close();
+			assertThat(own.isOpen()).isTrue();
+			assertThat(own.sync().ping()).isEqualTo("PONG");
+		}
 	}
 
 	@Test
