@@ -1,0 +1,189 @@
+package dev.slipcase.redis.sharded;
+
+import java.nio.charset.StandardCharsets;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Computes where a logical key lives under a namespace and layout. Immutable and thread-safe.
+ * <p>
+ * A bucket key carries a hash tag, {@code <bucketPrefix>{<alias>:n:<quotient>}} or
+ * {@code <bucketPrefix>{<alias>:h:<index>}}, and the overflow key of each of its fields is
+ * {@code <bucket>:<field>}: the same cluster slot, so one script can move a value between the bucket
+ * and its overflow key atomically, while different buckets still spread over the slots.
+ */
+final class KeyPlacement {
+
+	/** Longest canonical decimal id placed by division: 18 digits cannot overflow a long. */
+	private static final int MAX_ID_DIGITS = 18;
+
+	private final ShardedNamespace namespace;
+
+	private final ShardLayout layout;
+
+	private final int maxFieldBytes;
+
+	/** {@code <bucketPrefix>{<alias>:} */
+	private final String owned;
+
+	KeyPlacement(ShardedNamespace namespace, ShardLayout layout, int maxFieldBytes) {
+		this.namespace = namespace;
+		this.layout = layout;
+		this.maxFieldBytes = maxFieldBytes;
+		this.owned = namespace.ownedKeyPrefix();
+	}
+
+	/**
+	 * Where {@code key} lives.
+	 * @throws IllegalArgumentException when the key is null or lacks the namespace's key prefix
+	 */
+	Location locate(String key) {
+		String id = id(key);
+		String bucket;
+		String field;
+		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(id)) {
+			long value = Long.parseLong(id);
+			bucket = this.owned + "n:" + (value / this.layout.bucketSize()) + "}";
+			field = Long.toString(value % this.layout.bucketSize());
+		}
+		else {
+			byte[] idBytes = bytes(id);
+			bucket = this.owned + "h:" + Integer.remainderUnsigned(fnv1a32(idBytes), this.layout.bucketCount()) + "}";
+			field = id;
+		}
+		byte[] fieldBytes = bytes(field);
+		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
+		return new Location(key, bucket, bytes(bucket), fieldBytes, bytes(bucket + ":" + field),
+				fieldBytes.length <= this.maxFieldBytes);
+	}
+
+	/**
+	 * What a key of this namespace found by {@code SCAN} is, or {@code null} when it is not a bucket
+	 * or overflow key of this namespace.
+	 */
+	@Nullable Owned parse(String redisKey) {
+		if (!redisKey.startsWith(this.owned) || redisKey.length() < this.owned.length() + 4) {
+			return null;
+		}
+		char kind = redisKey.charAt(this.owned.length());
+		if ((kind != 'n' && kind != 'h') || redisKey.charAt(this.owned.length() + 1) != ':') {
+			return null;
+		}
+		int close = redisKey.indexOf('}', this.owned.length() + 2);
+		if (close < 0) {
+			return null;
+		}
+		String number = redisKey.substring(this.owned.length() + 2, close);
+		if (!isCanonicalDecimal(number)) {
+			return null;
+		}
+		String bucket = redisKey.substring(0, close + 1);
+		if (close == redisKey.length() - 1) {
+			return new Owned(bucket, null);
+		}
+		if (redisKey.charAt(close + 1) != ':') {
+			return null;
+		}
+		return new Owned(bucket, redisKey.substring(close + 2));
+	}
+
+	/** The logical key of a field of a bucket. */
+	String logicalKey(String bucket, String field) {
+		char kind = bucket.charAt(this.owned.length());
+		if (kind == 'n') {
+			long quotient = Long.parseLong(bucket.substring(this.owned.length() + 2, bucket.length() - 1));
+			return this.namespace.keyPrefix() + (quotient * this.layout.bucketSize() + Long.parseLong(field));
+		}
+		return this.namespace.keyPrefix() + field;
+	}
+
+	/** The key of the layout record. */
+	byte[] layoutKey() {
+		return bytes(this.owned + "layout}");
+	}
+
+	/** Globs matching this namespace's buckets and overflow keys. */
+	String[] scanPatterns() {
+		String escaped = escapeGlob(this.owned);
+		return new String[] { escaped + "n:*", escaped + "h:*" };
+	}
+
+	private String id(String key) {
+		if (key == null) {
+			throw new IllegalArgumentException("key must not be null");
+		}
+		String prefix = this.namespace.keyPrefix();
+		if (!key.startsWith(prefix)) {
+			throw new IllegalArgumentException("key '" + key + "' does not start with the key prefix '" + prefix
+					+ "' of namespace '" + this.namespace.name() + "'");
+		}
+		return key.substring(prefix.length());
+	}
+
+	/** Whether {@code id} is {@code 0} or a decimal without leading zero, sign or other characters, of at most 18 digits. */
+	static boolean isCanonicalDecimal(String id) {
+		int length = id.length();
+		if (length == 0 || length > MAX_ID_DIGITS) {
+			return false;
+		}
+		if (id.charAt(0) == '0') {
+			return length == 1;
+		}
+		for (int i = 0; i < length; i++) {
+			char c = id.charAt(i);
+			if (c < '0' || c > '9') {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	/** 32-bit FNV-1a: stable across JVMs and versions, which {@code String.hashCode} does not promise. */
+	static int fnv1a32(byte[] data) {
+		int hash = 0x811c9dc5;
+		for (byte b : data) {
+			hash ^= (b & 0xff);
+			hash *= 0x01000193;
+		}
+		return hash;
+	}
+
+	static String escapeGlob(String text) {
+		StringBuilder out = new StringBuilder(text.length());
+		for (char c : text.toCharArray()) {
+			if ("*?[]\\".indexOf(c) >= 0) {
+				out.append('\\');
+			}
+			out.append(c);
+		}
+		return out.toString();
+	}
+
+	static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * Where one logical key lives: a field of a bucket, or the bucket's overflow key for that field
+	 * when the value (or the field itself) is too long for a compact hash.
+	 *
+	 * @param key the logical key
+	 * @param bucketName the bucket key as text
+	 * @param bucket the bucket key
+	 * @param field the field within the bucket
+	 * @param overflow the overflow key, in the bucket's cluster slot
+	 * @param fieldFits whether the field is short enough to be stored in the bucket at all
+	 */
+	record Location(String key, String bucketName, byte[] bucket, byte[] field, byte[] overflow, boolean fieldFits) {
+	}
+
+	/**
+	 * A bucket ({@code field == null}) or overflow key of this namespace.
+	 *
+	 * @param bucket the bucket key
+	 * @param field the field an overflow key stands for, or {@code null} for the bucket itself
+	 */
+	record Owned(String bucket, @Nullable String field) {
+	}
+
+}

@@ -1,0 +1,286 @@
+package dev.slipcase.redis.sharded;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * Creates {@link ShardedTemplate}s over one Lettuce connection, standalone or cluster. Probes the
+ * server once: the listpack limits ({@code CONFIG GET hash-max-listpack-entries}/{@code -value},
+ * the {@code ziplist} names on Redis 6.2) and whether it has {@code HPEXPIRE}. Never changes the
+ * server's configuration.
+ * <p>
+ * Created from a client ({@link #create(AbstractRedisClient)}, e.g. the native client of Spring's
+ * {@code LettuceConnectionFactory}), it opens a {@code byte[]} connection of its own and closes it
+ * in {@link #close()}; created from a connection ({@link #create(StatefulConnection)}), the caller
+ * keeps ownership of it. Thread-safe; templates share the connection, which Lettuce pipelines.
+ */
+public final class ShardedTemplates implements AutoCloseable {
+
+	private final StatefulConnection<byte[], byte[]> connection;
+
+	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+
+	private final boolean ownsConnection;
+
+	private final Duration timeout;
+
+	private final String version;
+
+	private final boolean fieldExpiry;
+
+	private final @Nullable Integer serverMaxEntries;
+
+	private final @Nullable Integer serverMaxValueBytes;
+
+	private final @Nullable String configProblem;
+
+	private ShardedTemplates(StatefulConnection<byte[], byte[]> connection, boolean ownsConnection) {
+		this.connection = connection;
+		this.commands = asyncCommands(connection);
+		this.ownsConnection = ownsConnection;
+		this.timeout = connection.getTimeout();
+		this.version = probeVersion();
+		this.fieldExpiry = probeFieldExpiry();
+		Integer entries = null;
+		Integer value = null;
+		String problem = null;
+		try {
+			// one name per CONFIG GET: Redis 6.2 takes a single parameter, and knows only the ziplist names
+			Map<String, String> config = new java.util.HashMap<>();
+			for (String name : List.of("hash-max-listpack-entries", "hash-max-listpack-value", "hash-max-ziplist-entries",
+					"hash-max-ziplist-value")) {
+				config.putAll(Replies.await(this.commands.configGet(name), this.timeout, "read " + name));
+			}
+			entries = firstInt(config, "hash-max-listpack-entries", "hash-max-ziplist-entries");
+			value = firstInt(config, "hash-max-listpack-value", "hash-max-ziplist-value");
+			if (entries == null || value == null) {
+				problem = "CONFIG GET returned no hash-max-listpack-entries/-value (nor the ziplist names): " + config;
+			}
+		}
+		catch (RuntimeException ex) {
+			problem = "CONFIG GET failed (" + ex.getMessage() + ")";
+		}
+		this.serverMaxEntries = entries;
+		this.serverMaxValueBytes = value;
+		this.configProblem = problem;
+	}
+
+	/**
+	 * Opens a {@code byte[]} connection of its own from a {@link RedisClient} or
+	 * {@link RedisClusterClient} (what {@code LettuceConnectionFactory.getNativeClient()} returns) and
+	 * probes the server. {@link #close()} closes that connection, never the client.
+	 * @param client the client, never {@code null}
+	 */
+	public static ShardedTemplates create(AbstractRedisClient client) {
+		Objects.requireNonNull(client, "client must not be null");
+		StatefulConnection<byte[], byte[]> connection;
+		if (client instanceof RedisClusterClient cluster) {
+			connection = cluster.connect(ByteArrayCodec.INSTANCE);
+		}
+		else if (client instanceof RedisClient standalone) {
+			connection = standalone.connect(ByteArrayCodec.INSTANCE);
+		}
+		else {
+			throw new IllegalArgumentException("client must be a RedisClient or RedisClusterClient, was "
+					+ client.getClass().getName());
+		}
+		try {
+			return new ShardedTemplates(connection, true);
+		}
+		catch (RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+	}
+
+	/**
+	 * Uses a {@code byte[]} connection the caller owns (standalone or cluster) and probes the server.
+	 * @param connection the connection, never {@code null}; {@link #close()} leaves it open
+	 */
+	public static ShardedTemplates create(StatefulConnection<byte[], byte[]> connection) {
+		Objects.requireNonNull(connection, "connection must not be null");
+		return new ShardedTemplates(connection, false);
+	}
+
+	/**
+	 * Creates the template of one namespace: resolves its sizes from the namespace and the server,
+	 * then stores its layout in Redis on first use or checks it against the stored one.
+	 * @param namespace the namespace, never {@code null}
+	 * @param serializer turns values to bytes and back, never {@code null}; numbers must be decimal
+	 * text for {@code incrBy} to work on them
+	 * @throws IllegalStateException when the server's limits cannot be read and the namespace does
+	 * not set them, or when the bucket size exceeds the server's entry limit
+	 * @throws ShardLayoutMismatchException when the stored layout differs from the configured one
+	 */
+	public <V> ShardedTemplate<V> template(ShardedNamespace namespace, RedisSerializer<V> serializer) {
+		Objects.requireNonNull(namespace, "namespace must not be null");
+		Objects.requireNonNull(serializer, "serializer must not be null");
+		ServerLimits limits = limits(namespace);
+		int target = Math.max(1, (int) Math.floor(limits.maxEntries() * namespace.fillFactor()));
+		Integer explicitSize = namespace.bucketSize();
+		int bucketSize = (explicitSize != null) ? explicitSize : target;
+		if (namespace.strategy() == ShardingStrategy.NUMERIC && bucketSize > limits.maxEntries()) {
+			throw new IllegalStateException("Namespace '" + namespace.name() + "': bucket size " + bucketSize
+					+ " exceeds the server's hash-max-listpack-entries " + limits.maxEntries()
+					+ "; full buckets would leave the compact encoding. Lower bucketSize.");
+		}
+		int bucketCount;
+		if (namespace.bucketCount() != null) {
+			bucketCount = namespace.bucketCount();
+		}
+		else if (namespace.expectedKeys() != null) {
+			bucketCount = (int) Math.min(Integer.MAX_VALUE, (namespace.expectedKeys() + target - 1) / target);
+		}
+		else {
+			bucketCount = ShardedNamespace.DEFAULT_BUCKET_COUNT;
+		}
+		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
+				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
+		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
+		return new ShardedTemplate<>(this.connection, this.commands, this.timeout, namespace, layout, limits, serializer);
+	}
+
+	/** The server's limits as this namespace sees them (its overrides first). */
+	ServerLimits limits(ShardedNamespace namespace) {
+		Integer entries = (namespace.maxEntries() != null) ? namespace.maxEntries() : this.serverMaxEntries;
+		Integer value = (namespace.maxValueBytes() != null) ? namespace.maxValueBytes() : this.serverMaxValueBytes;
+		if (entries == null || value == null) {
+			throw new IllegalStateException("Namespace '" + namespace.name() + "': cannot size buckets: "
+					+ this.configProblem + ". Set maxEntries and maxValueBytes to the server's "
+					+ "hash-max-listpack-entries and hash-max-listpack-value (managed Redis often blocks CONFIG).");
+		}
+		if (entries < 1 || value < 1) {
+			throw new IllegalStateException("Namespace '" + namespace.name() + "': the server keeps no hash compact "
+					+ "(hash-max-listpack-entries " + entries + ", hash-max-listpack-value " + value
+					+ "), so sharding would save nothing");
+		}
+		return new ServerLimits(entries, value, this.fieldExpiry, this.version);
+	}
+
+	/** Whether the server has {@code HPEXPIRE}/{@code HPTTL}/{@code HPERSIST} (Redis 7.4+). */
+	public boolean supportsFieldExpiry() {
+		return this.fieldExpiry;
+	}
+
+	/** The server's {@code redis_version}, or {@code "unknown"}. */
+	public String serverVersion() {
+		return this.version;
+	}
+
+	/** Closes the connection when this instance opened it. */
+	@Override
+	public void close() {
+		if (this.ownsConnection) {
+			this.connection.close();
+		}
+	}
+
+	private ShardLayout storeOrCheckLayout(ShardedNamespace namespace, ShardLayout wanted, ServerLimits limits) {
+		byte[] key = new KeyPlacement(namespace, wanted, limits.maxValueBytes()).layoutKey();
+		String keyName = new String(key, StandardCharsets.UTF_8);
+		byte[] storedBytes = Replies.await(
+				this.commands.set(key, wanted.encode().getBytes(StandardCharsets.UTF_8), SetArgs.Builder.nx())
+					.thenCompose((ok) -> this.commands.get(key)),
+				this.timeout, "store or read the layout of namespace '" + namespace.name() + "' at " + keyName);
+		if (storedBytes == null) {
+			throw new IllegalStateException("Namespace '" + namespace.name() + "': the layout key " + keyName
+					+ " vanished right after it was written; is something deleting keys under "
+					+ namespace.bucketPrefix() + "?");
+		}
+		ShardLayout existing = ShardLayout.parse(new String(storedBytes, StandardCharsets.UTF_8));
+		boolean hashed = namespace.strategy() == ShardingStrategy.HASHED;
+		if (existing.equals(wanted) || (hashed && sameHashed(existing, wanted))) {
+			return existing;
+		}
+		if (!existing.namespace().equals(wanted.namespace())) {
+			throw new ShardLayoutMismatchException("Namespace '" + namespace.name() + "': its alias '" + namespace.alias()
+					+ "' already holds the buckets of namespace '" + existing.namespace() + "' (layout at " + keyName
+					+ "). Aliases are one-to-one: give this namespace an alias of its own.");
+		}
+		boolean sameKind = existing.strategy() == wanted.strategy() && existing.hash().equals(wanted.hash())
+				&& existing.version() == wanted.version() && existing.keyPrefix().equals(wanted.keyPrefix());
+		boolean sizeAgrees = hashed || namespace.bucketSize() == null || existing.bucketSize() == wanted.bucketSize();
+		boolean countAgrees = namespace.bucketCount() == null || existing.bucketCount() == wanted.bucketCount();
+		boolean fits = hashed || existing.bucketSize() <= limits.maxEntries();
+		if (sameKind && sizeAgrees && countAgrees && fits) {
+			// only derived sizes differ (the server's limits or expectedKeys changed): keep the stored
+			// layout rather than move every key
+			return existing;
+		}
+		throw new ShardLayoutMismatchException("Namespace '" + namespace.name() + "': the layout stored at " + keyName
+				+ " is [" + existing.encode() + "] but the configuration asks for [" + wanted.encode()
+				+ "]. Starting would look for existing keys in the wrong buckets. Configure the stored layout "
+				+ "(keyPrefix '" + existing.keyPrefix() + "', strategy " + existing.strategy() + ", bucketSize "
+				+ existing.bucketSize() + ", bucketCount " + existing.bucketCount() + "), or use a new alias and migrate.");
+	}
+
+	private static boolean sameHashed(ShardLayout a, ShardLayout b) {
+		return a.strategy() == b.strategy() && a.bucketCount() == b.bucketCount() && a.hash().equals(b.hash())
+				&& a.version() == b.version() && a.namespace().equals(b.namespace()) && a.keyPrefix().equals(b.keyPrefix());
+	}
+
+	private String probeVersion() {
+		try {
+			String info = Replies.await(this.commands.info("server"), this.timeout, "read INFO server");
+			for (String line : info.split("\r?\n")) {
+				if (line.startsWith("redis_version:")) {
+					return line.substring("redis_version:".length()).trim();
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			// INFO blocked: the version is only reported, never relied on
+		}
+		return "unknown";
+	}
+
+	private boolean probeFieldExpiry() {
+		try {
+			List<Object> info = Replies.await(this.commands.commandInfo("hpexpire", "hpttl", "hpersist"), this.timeout,
+					"look up HPEXPIRE");
+			return info.size() == 3 && info.stream().allMatch((entry) -> entry instanceof List<?> list && !list.isEmpty());
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private static @Nullable Integer firstInt(Map<String, String> config, String... names) {
+		for (String name : names) {
+			String value = config.get(name);
+			if (value != null && !value.isBlank()) {
+				return Integer.valueOf(value.trim());
+			}
+		}
+		return null;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisClusterAsyncCommands<byte[], byte[]> asyncCommands(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
+			return (RedisClusterAsyncCommands<byte[], byte[]>) cluster.async();
+		}
+		if (connection instanceof StatefulRedisConnection<?, ?> standalone) {
+			return (RedisClusterAsyncCommands<byte[], byte[]>) standalone.async();
+		}
+		throw new IllegalArgumentException("connection must be a StatefulRedisConnection or "
+				+ "StatefulRedisClusterConnection, was " + connection.getClass().getName());
+	}
+
+}

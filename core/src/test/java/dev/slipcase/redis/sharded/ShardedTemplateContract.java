@@ -1,0 +1,594 @@
+package dev.slipcase.redis.sharded;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.serializer.GenericToStringSerializer;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.serializer.StringRedisSerializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The behaviour every kind of server (standalone 7.0, 6.2, cluster) must show; subclasses connect.
+ * Each test uses a namespace of its own, so tests never see each other's keys.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ShardedTemplateContract {
+
+	private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+	static final RedisSerializer<String> STRINGS = StringRedisSerializer.UTF_8;
+
+	static final RedisSerializer<Long> LONGS = new GenericToStringSerializer<>(Long.class);
+
+	/** The factory under test, connected to the server of the subclass. */
+	abstract ShardedTemplates templates();
+
+	/** A String connection to the same server, to look at what the template stored. */
+	abstract RedisClusterCommands<String, String> redis();
+
+	/** The encoding name of a compact hash on this server. */
+	String compactEncoding() {
+		return "listpack";
+	}
+
+	ShardedNamespace.Builder namespace() {
+		String name = "t" + NAMESPACES.incrementAndGet() + "x" + Long.toHexString(System.nanoTime() & 0xffffff);
+		return ShardedNamespace.builder(name).keyPrefix(name + ":");
+	}
+
+	<V> ShardedTemplate<V> template(ShardedNamespace namespace, RedisSerializer<V> serializer) {
+		return templates().template(namespace, serializer);
+	}
+
+	static String key(ShardedTemplate<?> template, Object id) {
+		return template.namespace().keyPrefix() + id;
+	}
+
+	@Test
+	void storesAndReadsValues() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1234), "hello");
+		assertThat(template.get(key(template, 1234))).isEqualTo("hello");
+		assertThat(template.get(key(template, 1235))).isNull();
+	}
+
+	@Test
+	void numericIdsAreFieldsOfACompactBucket() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 5), "five");
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		assertThat(redis().hget(bucket, "5")).isEqualTo("five");
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		assertThat(redis().exists(key(template, 5))).isZero();
+	}
+
+	@Test
+	void leadingZeroIdsNeverCollideWithCanonicalIds() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, "007"), "padded");
+		template.set(key(template, "7"), "canonical");
+		template.set(key(template, "0007"), "more padded");
+		assertThat(template.get(key(template, "007"))).isEqualTo("padded");
+		assertThat(template.get(key(template, "7"))).isEqualTo("canonical");
+		assertThat(template.get(key(template, "0007"))).isEqualTo("more padded");
+	}
+
+	@Test
+	void deleteRemovesTheValueAndSaysWhetherItExisted() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, "a"), "x");
+		assertThat(template.exists(key(template, "a"))).isTrue();
+		assertThat(template.delete(key(template, "a"))).isTrue();
+		assertThat(template.delete(key(template, "a"))).isFalse();
+		assertThat(template.exists(key(template, "a"))).isFalse();
+		assertThat(template.get(key(template, "a"))).isNull();
+	}
+
+	@Test
+	void setIfAbsentKeepsTheExistingValue() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		assertThat(template.setIfAbsent(key(template, 1), "first")).isTrue();
+		assertThat(template.setIfAbsent(key(template, 1), "second")).isFalse();
+		assertThat(template.get(key(template, 1))).isEqualTo("first");
+	}
+
+	@Test
+	void setIfAbsentOfAnOversizeValueKeepsTheExistingValueAndLeavesNoOverflowKey() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "small");
+		assertThat(template.setIfAbsent(key(template, 1), "y".repeat(500))).isFalse();
+		assertThat(template.get(key(template, 1))).isEqualTo("small");
+		assertThat(overflowKeys(template)).isEmpty();
+	}
+
+	@Test
+	void incrementsAreDecimalAndReadableThroughTheSerializer() {
+		ShardedTemplate<Long> template = template(namespace().build(), LONGS);
+		assertThat(template.incrBy(key(template, 42), 5)).isEqualTo(5);
+		assertThat(template.incrBy(key(template, 42), 10)).isEqualTo(15);
+		assertThat(template.decrBy(key(template, 42), 3)).isEqualTo(12);
+		assertThat(template.get(key(template, 42))).isEqualTo(12L);
+		template.set(key(template, 43), 100L);
+		assertThat(template.incrBy(key(template, 43), 1)).isEqualTo(101);
+	}
+
+	@Test
+	void floatIncrementsAddUp() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		assertThat(template.incrByFloat(key(template, "price"), 1.5)).isEqualTo(1.5);
+		assertThat(template.incrByFloat(key(template, "price"), 0.25)).isEqualTo(1.75);
+		assertThat(template.get(key(template, "price"))).isEqualTo("1.75");
+	}
+
+	@Test
+	void incrementOfANonNumberFails() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "abc");
+		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.incrBy(key(template, 1), 1))
+			.withMessageContaining("not an integer");
+	}
+
+	@Test
+	void concurrentIncrementsFromManyThreadsGiveExactTotals() throws Exception {
+		ShardedTemplate<Long> template = template(namespace().build(), LONGS);
+		ShardedTemplate<Long> hashed = template(namespace().strategy(ShardingStrategy.HASHED).bucketCount(4).build(),
+				LONGS);
+		int threads = 8;
+		int perThread = 250;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				done.add(pool.submit(() -> {
+					for (int i = 0; i < perThread; i++) {
+						template.incrBy(key(template, i % 10), 1);
+						hashed.incrBy(key(hashed, "k" + (i % 5)), 2);
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		for (int i = 0; i < 10; i++) {
+			assertThat(template.get(key(template, i))).isEqualTo((long) threads * perThread / 10);
+		}
+		for (int i = 0; i < 5; i++) {
+			assertThat(hashed.get(key(hashed, "k" + i))).isEqualTo((long) threads * perThread / 5 * 2);
+		}
+	}
+
+	@Test
+	void concurrentSmallAndOversizeWritesOfOneKeyLeaveExactlyOneValue() throws Exception {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String big = "B".repeat(200);
+		ExecutorService pool = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < 4; t++) {
+				int thread = t;
+				done.add(pool.submit(() -> {
+					for (int i = 0; i < 200; i++) {
+						template.set(key(template, 1), ((i + thread) % 2 == 0) ? "small" : big);
+						assertThat(template.get(key(template, 1))).isIn("small", big);
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		boolean inBucket = redis().hexists(bucket, "1");
+		boolean inOverflow = redis().exists(bucket + ":1") == 1;
+		assertThat(inBucket).isNotEqualTo(inOverflow);
+		assertThat(template.get(key(template, 1))).isEqualTo(inBucket ? "small" : big);
+	}
+
+	@Test
+	void multiGetAnswersInTheCallersOrder() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int i = 0; i < 2000; i += 7) {
+			values.put(key(template, i), "v" + i);
+		}
+		values.put(key(template, "big"), "b".repeat(300));
+		values.put(key(template, "name"), "alice");
+		template.multiSet(values);
+		List<String> keys = new ArrayList<>(values.keySet());
+		keys.add(3, key(template, 1));
+		java.util.Collections.reverse(keys);
+		List<String> result = template.multiGet(keys);
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(result.get(i)).as(keys.get(i)).isEqualTo(values.get(keys.get(i)));
+		}
+	}
+
+	@Test
+	void oversizeValueGoesToAnOverflowKeyAndTheBucketStaysCompact() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String big = "z".repeat(template.limits().maxValueBytes() + 1);
+		template.set(key(template, 1), "small");
+		template.set(key(template, 2), big);
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		assertThat(template.get(key(template, 2))).isEqualTo(big);
+		assertThat(template.exists(key(template, 2))).isTrue();
+		assertThat(overflowKeys(template)).hasSize(1);
+		assertThat(template.delete(key(template, 2))).isTrue();
+		assertThat(template.get(key(template, 2))).isNull();
+		assertThat(overflowKeys(template)).isEmpty();
+	}
+
+	@Test
+	void valueOfExactlyTheLimitStaysInTheBucket() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String limit = "z".repeat(template.limits().maxValueBytes());
+		template.set(key(template, 1), limit);
+		assertThat(overflowKeys(template)).isEmpty();
+		assertThat(redis().objectEncoding(template.namespace().ownedKeyPrefix() + "n:0}")).isEqualTo(compactEncoding());
+		assertThat(template.get(key(template, 1))).isEqualTo(limit);
+	}
+
+	@Test
+	void shrinkingAnOverflowedValueRemovesItsOverflowKey() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "q".repeat(200));
+		template.set(key(template, 1), "q".repeat(300));
+		assertThat(overflowKeys(template)).hasSize(1);
+		template.set(key(template, 1), "short");
+		assertThat(overflowKeys(template)).isEmpty();
+		assertThat(template.get(key(template, 1))).isEqualTo("short");
+	}
+
+	@Test
+	void longIdIsStoredInAPlainKeyOfItsOwn() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String id = "i".repeat(100);
+		template.set(key(template, id), "v");
+		assertThat(overflowKeys(template)).singleElement().asString().endsWith("}:" + id);
+		assertThat(template.get(key(template, id))).isEqualTo("v");
+		assertThat(template.incrBy(key(template, "j".repeat(100)), 3)).isEqualTo(3);
+		assertThat(template.delete(key(template, id))).isTrue();
+		assertThat(template.exists(key(template, id))).isFalse();
+	}
+
+	@Test
+	void layoutIsStoredAndAMismatchRefusesToStart() {
+		ShardedNamespace namespace = namespace().bucketSize(100).build();
+		ShardedTemplate<String> template = template(namespace, STRINGS);
+		template.set(key(template, 250), "x");
+		assertThat(redis().get(namespace.ownedKeyPrefix() + "layout}")).contains("bucket-size=100");
+		ShardedNamespace changed = ShardedNamespace.builder(namespace.name())
+			.keyPrefix(namespace.keyPrefix())
+			.bucketSize(50)
+			.build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(changed, STRINGS))
+			.withMessageContaining("bucket-size=100")
+			.withMessageContaining("bucket-size=50");
+		ShardedNamespace hashed = ShardedNamespace.builder(namespace.name())
+			.keyPrefix(namespace.keyPrefix())
+			.strategy(ShardingStrategy.HASHED)
+			.build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(hashed, STRINGS));
+	}
+
+	@Test
+	void changedKeyPrefixRefusesToStart() {
+		ShardedNamespace namespace = namespace().build();
+		template(namespace, STRINGS).set(namespace.keyPrefix() + 1, "x");
+		ShardedNamespace changed = ShardedNamespace.builder(namespace.name()).keyPrefix("other:").build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(changed, STRINGS))
+			.withMessageContaining("key-prefix=other%3A");
+	}
+
+	@Test
+	void aliasOfAnotherNamespaceIsRefused() {
+		ShardedNamespace first = namespace().build();
+		template(first, STRINGS);
+		ShardedNamespace second = ShardedNamespace.builder(first.name() + "-two").alias(first.alias()).build();
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(second, STRINGS))
+			.withMessageContaining("already holds the buckets of namespace '" + first.name() + "'");
+	}
+
+	@Test
+	void derivedSizesKeepTheStoredLayout() {
+		ShardedNamespace namespace = namespace().bucketSize(100).build();
+		template(namespace, STRINGS).set(namespace.keyPrefix() + 250, "x");
+		ShardedNamespace derived = ShardedNamespace.builder(namespace.name()).keyPrefix(namespace.keyPrefix()).build();
+		ShardedTemplate<String> template = template(derived, STRINGS);
+		assertThat(template.layout().bucketSize()).isEqualTo(100);
+		assertThat(template.get(key(template, 250))).isEqualTo("x");
+	}
+
+	@Test
+	void derivedBucketSizeIsThreeQuartersOfTheServersEntryLimit() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		assertThat(template.layout().bucketSize())
+			.isEqualTo((int) Math.floor(template.limits().maxEntries() * 0.75));
+	}
+
+	@Test
+	void hashedBucketRefusesAWriteBeyondTheEntryLimit() {
+		ShardedTemplate<String> template = template(
+				namespace().strategy(ShardingStrategy.HASHED).bucketCount(1).maxEntries(4).build(), STRINGS);
+		for (int i = 0; i < 4; i++) {
+			template.set(key(template, "k" + i), "v");
+		}
+		assertThatExceptionOfType(BucketFullException.class).isThrownBy(() -> template.set(key(template, "k4"), "v"))
+			.withMessageContaining("k4");
+		assertThatExceptionOfType(BucketFullException.class).isThrownBy(() -> template.incrBy(key(template, "k5"), 1));
+		template.set(key(template, "k0"), "overwrite is fine");
+		assertThat(template.get(key(template, "k4"))).isNull();
+		assertThat(redis().hlen(template.namespace().ownedKeyPrefix() + "h:0}")).isEqualTo(4);
+	}
+
+	@Test
+	void ttlWithoutFieldExpiryGoesToAPlainKeyAndAPlainSetClearsIt() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "v", Duration.ofMinutes(5));
+		assertThat(template.get(key(template, 1))).isEqualTo("v");
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 300_000L);
+		template.set(key(template, 1), "w");
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-1);
+		assertThat(template.get(key(template, 1))).isEqualTo("w");
+		assertThat(overflowKeys(template)).isEmpty();
+	}
+
+	@Test
+	void valueWithAnExpiredTtlIsGone() throws InterruptedException {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "v", Duration.ofMillis(20));
+		template.set(key(template, 2), "stays");
+		waitUntil(() -> template.get(key(template, 1)) == null);
+		assertThat(template.exists(key(template, 1))).isFalse();
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-2);
+		assertThat(template.get(key(template, 2))).isEqualTo("stays");
+	}
+
+	@Test
+	void setKeepTtlKeepsTheTtl() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "v", Duration.ofMinutes(5));
+		template.setKeepTtl(key(template, 1), "w");
+		assertThat(template.get(key(template, 1))).isEqualTo("w");
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 300_000L);
+	}
+
+	@Test
+	void expireAndPersistChangeTheTtl() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		assertThat(template.expire(key(template, 1), Duration.ofMinutes(1))).isFalse();
+		template.set(key(template, 1), "v");
+		assertThat(template.expire(key(template, 1), Duration.ofMinutes(1))).isTrue();
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 60_000L);
+		assertThat(template.persist(key(template, 1))).isTrue();
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-1);
+		assertThat(template.get(key(template, 1))).isEqualTo("v");
+	}
+
+	@Test
+	void incrementOfAValueWithATtlKeepsTheTtl() {
+		ShardedTemplate<Long> template = template(namespace().build(), LONGS);
+		template.set(key(template, 1), 10L, Duration.ofMinutes(5));
+		assertThat(template.incrBy(key(template, 1), 5)).isEqualTo(15);
+		assertThat(template.get(key(template, 1))).isEqualTo(15L);
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 300_000L);
+	}
+
+	@Test
+	void namespaceThatRefusesTtlsSaysWhyAndWritesNothing() {
+		ShardedTemplate<String> template = template(namespace().ttlFallback(TtlFallback.REFUSE).build(), STRINGS);
+		if (template.limits().fieldExpiry()) {
+			return;
+		}
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> template.set(key(template, 1), "v", Duration.ofMinutes(1)))
+			.withMessageContaining("HPEXPIRE");
+		assertThat(template.exists(key(template, 1))).isFalse();
+	}
+
+	@Test
+	void expireInANamespaceThatRefusesTtlsIsRefusedAndKeepsTheValue() {
+		ShardedTemplate<String> template = template(namespace().ttlFallback(TtlFallback.REFUSE).build(), STRINGS);
+		if (template.limits().fieldExpiry()) {
+			return;
+		}
+		template.set(key(template, 1), "v");
+		assertThatExceptionOfType(UnsupportedOperationException.class)
+			.isThrownBy(() -> template.expire(key(template, 1), Duration.ofMinutes(1)));
+		assertThat(template.get(key(template, 1))).isEqualTo("v");
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-1);
+	}
+
+	@Test
+	void bucketTtlExpiresTheNamespaceAsAWhole() {
+		ShardedTemplate<String> template = template(namespace().bucketTtl(Duration.ofMinutes(10)).build(), STRINGS);
+		template.set(key(template, 1), "v");
+		template.set(key(template, 2), "b".repeat(100));
+		assertThat(redis().pttl(template.namespace().ownedKeyPrefix() + "n:0}")).isBetween(1L, 600_000L);
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 600_000L);
+		assertThat(overflowKeys(template)).allSatisfy((key) -> assertThat(redis().pttl(key)).isBetween(1L, 600_000L));
+	}
+
+	@Test
+	void readThroughFindsExistingPlainKeysAndDeleteRemovesThem() {
+		ShardedTemplate<String> template = template(namespace().readThrough(true).build(), STRINGS);
+		redis().set(key(template, 1), "old");
+		redis().set(key(template, 2), "old two");
+		assertThat(template.get(key(template, 1))).isEqualTo("old");
+		assertThat(template.multiGet(List.of(key(template, 2), key(template, 3)))).containsExactly("old two", null);
+		template.set(key(template, 1), "new");
+		assertThat(template.get(key(template, 1))).isEqualTo("new");
+		assertThat(template.setIfAbsent(key(template, 2), "x")).isFalse();
+		assertThat(template.delete(key(template, 2))).isTrue();
+		assertThat(template.get(key(template, 2))).isNull();
+		assertThat(redis().exists(key(template, 2))).isZero();
+	}
+
+	@Test
+	void readThroughIncrementStartsFromThePlainValue() {
+		ShardedTemplate<Long> template = template(namespace().readThrough(true).build(), LONGS);
+		redis().set(key(template, 9), "41");
+		assertThat(template.incrBy(key(template, 9), 1)).isEqualTo(42);
+	}
+
+	@Test
+	void writeRedisRefusesIsReportedAsAnError() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		redis().set(template.namespace().ownedKeyPrefix() + "n:0}", "not a hash");
+		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.set(key(template, 1), "v"))
+			.withMessageContaining("WRONGTYPE");
+		assertThatExceptionOfType(RedisSystemException.class)
+			.isThrownBy(() -> template.multiSet(Map.of(key(template, 2), "v")));
+		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.incrBy(key(template, 3), 1));
+	}
+
+	@Test
+	void writesAndReadsStillWorkAfterTheScriptCacheWasFlushed() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "before");
+		redis().scriptFlush();
+		template.multiSet(Map.of(key(template, 2), "two", key(template, 3), "t".repeat(100)));
+		template.set(key(template, 1), "after");
+		assertThat(template.multiGet(List.of(key(template, 1), key(template, 2), key(template, 3), key(template, 4))))
+			.containsExactly("after", "two", "t".repeat(100), null);
+	}
+
+	@Test
+	void forEachVisitsEveryKeyOnce() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		Map<String, String> values = new HashMap<>();
+		for (int i = 0; i < 500; i += 3) {
+			values.put(key(template, i), "v" + i);
+		}
+		values.put(key(template, "007"), "padded");
+		values.put(key(template, "big"), "b".repeat(200));
+		values.put(key(template, "l".repeat(80)), "long id");
+		template.multiSet(values);
+		Map<String, String> seen = new HashMap<>();
+		template.forEach((key, value) -> assertThat(seen.put(key, value)).as(key).isNull());
+		assertThat(seen).isEqualTo(values);
+	}
+
+	@Test
+	void memoryReportCountsCompactAndFlippedBuckets() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		Map<String, String> values = new HashMap<>();
+		for (int i = 0; i < 1000; i++) {
+			values.put(key(template, i), "v" + i);
+		}
+		template.multiSet(values);
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		redis().hset(bucket, "x", "f".repeat(200));
+		BucketMemoryReport report = template.memoryReport(100);
+		int buckets = (999 / template.layout().bucketSize()) + 1;
+		assertThat(report.sampledBuckets()).isEqualTo(buckets);
+		assertThat(report.flippedBuckets()).isEqualTo(1);
+		assertThat(report.flippedBucketKeys()).containsExactly(bucket);
+		assertThat(report.compactBuckets()).isEqualTo(buckets - 1);
+		assertThat(report.fields()).isEqualTo(1001);
+		assertThat(report.bytesPerKey()).isPositive();
+		assertThat(report.averageFill()).isPositive();
+	}
+
+	@Test
+	void migratorMovesPlainKeysIntoBucketsAndDeletesThemAfterwards() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		for (int i = 0; i < 250; i++) {
+			redis().set(key(template, i), "plain" + i);
+		}
+		redis().set(key(template, "big"), "b".repeat(300));
+		redis().psetex(key(template, "ttl"), 300_000, "expiring");
+		redis().lpush(key(template, "list"), "not a string");
+		template.set(key(template, 5), "newer");
+		List<MigrationProgress> reports = new ArrayList<>();
+		MigrationProgress done = template.migrator().migrate(50, reports::add);
+		assertThat(done).isEqualTo(new MigrationProgress(253, 251, 1, 1, 252, true));
+		assertThat(reports).hasSizeGreaterThan(1).last().isEqualTo(done);
+		assertThat(template.get(key(template, 5))).isEqualTo("newer");
+		assertThat(template.get(key(template, 249))).isEqualTo("plain249");
+		assertThat(template.get(key(template, "big"))).isEqualTo("b".repeat(300));
+		assertThat(template.get(key(template, "ttl"))).isEqualTo("expiring");
+		assertThat(template.ttlMillis(key(template, "ttl"))).isBetween(1L, 300_000L);
+		assertThat(redis().keys(KeyPlacement.escapeGlob(template.namespace().keyPrefix()) + "*"))
+			.containsExactly(key(template, "list"));
+		assertThat(template.memoryReport(10).flippedBuckets()).isZero();
+	}
+
+	@Test
+	void migratorRunAgainFindsNothingLeftToCopy() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		for (int i = 0; i < 20; i++) {
+			redis().set(key(template, i), "plain" + i);
+		}
+		template.migrator().migrate(7, null);
+		redis().set(key(template, 3), "written by an old instance after the first run");
+		MigrationProgress again = template.migrator().migrate(7, null);
+		assertThat(again).isEqualTo(new MigrationProgress(1, 0, 1, 0, 1, true));
+		assertThat(template.get(key(template, 3))).isEqualTo("plain3");
+	}
+
+	@Test
+	void migratorLeavesKeysWithATtlTheNamespaceRefuses() {
+		ShardedTemplate<String> template = template(namespace().ttlFallback(TtlFallback.REFUSE).build(), STRINGS);
+		redis().psetex(key(template, 1), 300_000, "expiring");
+		redis().set(key(template, 2), "plain");
+		MigrationProgress done = template.migrator().migrate(10, null);
+		if (template.limits().fieldExpiry()) {
+			assertThat(done.copied()).isEqualTo(2);
+			return;
+		}
+		assertThat(done).isEqualTo(new MigrationProgress(2, 1, 0, 1, 1, true));
+		assertThat(redis().get(key(template, 1))).isEqualTo("expiring");
+	}
+
+	@Test
+	void migratorNeedsAKeyPrefix() {
+		ShardedTemplate<String> template = template(ShardedNamespace.builder(namespace().build().name()).build(), STRINGS);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(template::migrator)
+			.withMessageContaining("key prefix");
+	}
+
+	List<String> overflowKeys(ShardedTemplate<?> template) {
+		return scanKeys(KeyPlacement.escapeGlob(template.namespace().ownedKeyPrefix()) + "*}:*");
+	}
+
+	List<String> scanKeys(String pattern) {
+		return redis().keys(pattern);
+	}
+
+	static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!condition.getAsBoolean()) {
+			if (System.nanoTime() > deadline) {
+				throw new AssertionError("condition not met within 10 s");
+			}
+			Thread.sleep(10);
+		}
+	}
+
+}
