@@ -9,6 +9,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,7 +51,8 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 		this.readers = allowlist.types()
 			.entrySet()
 			.stream()
-			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, (entry) -> this.mapper.readerFor(entry.getValue())));
+			.collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, (entry) -> this.mapper.readerFor(entry.getValue())
+				.without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)));
 		this.typesByClassName = allowlist.types()
 			.values()
 			.stream()

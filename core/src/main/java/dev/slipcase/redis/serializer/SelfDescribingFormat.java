@@ -165,7 +165,13 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		ByteBuf plain = this.allocator.buffer(Math.min(Math.max(64, in.readableBytes() * 4), this.maxDecompressedSize),
 				this.maxDecompressedSize);
 		try {
-			compressor.decompress(in, plain, this.maxDecompressedSize);
+			try {
+				compressor.decompress(in, plain, this.maxDecompressedSize);
+			}
+			catch (RuntimeException ex) {
+				throw FormatErrors.error(this.name, "cannot decompress a " + format.name() + " value with "
+						+ compressor.name() + " (cap " + this.maxDecompressedSize + " bytes)", ex);
+			}
 			T value = format.decode(plain);
 			if (plain.isReadable()) {
 				throw FormatErrors.error(this.name, plain.readableBytes() + " bytes left after the value");
