@@ -19,9 +19,12 @@ final class JsonSupport {
 	/**
 	 * Jackson 3's defaults: records, {@code java.time} as ISO-8601 strings, {@code Optional} and
 	 * the other JDK 8 types are built in; unknown properties are ignored and trailing tokens are
-	 * refused.
+	 * refused. Plus {@link FastInstants} and {@link FastRecordCreators}, which read and write the same JSON
+	 * with less garbage.
 	 */
-	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder().build();
+	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder()
+		.addModule(FastInstants.module().setValueInstantiators(new FastRecordCreators()))
+		.build();
 
 	private JsonSupport() {
 	}

@@ -92,6 +92,23 @@ class JsonFormatTests {
 	}
 
 	@Test
+	void recordValidationRunsOnRead() {
+		JsonFormat<TestValues.Percentage> percentages = JsonFormat.of(TestValues.Percentage.class);
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> Buffers.POOLED_HEAP.with("{\"value\":150}".getBytes(StandardCharsets.UTF_8),
+					percentages::decode))
+			.withMessageStartingWith("json: cannot decode value")
+			.withMessageContaining("percentage out of range: 150");
+	}
+
+	@Test
+	void recordsWithNonPublicConstructorsRoundTrip() {
+		JsonFormat<TestValues.Node> nodes = JsonFormat.of(TestValues.Node.class);
+		TestValues.Node tree = new TestValues.Node("root", List.of(new TestValues.Node("leaf", List.of())));
+		assertThat(Buffers.POOLED_DIRECT.with(Buffers.POOLED_DIRECT.encode(nodes, tree), nodes::decode)).isEqualTo(tree);
+	}
+
+	@Test
 	void nullTypeIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> JsonFormat.of((Class<?>) null))
 			.withMessage("type must not be null");
