@@ -43,7 +43,10 @@ public final class BytesFormat implements TaggedFormat<byte[]> {
 		return FormatHeader.BYTES;
 	}
 
-	/** Raw bytes are not text: compressed, they carry a header; uncompressed, they are passed as is. */
+	/**
+	 * Raw bytes may start with any byte, so inside a {@link SelfDescribingFormat} they always carry
+	 * a header; {@link SlipcaseSerializers#bytes()} uses this format directly and stores them as is.
+	 */
 	@Override
 	public boolean isText() {
 		return false;

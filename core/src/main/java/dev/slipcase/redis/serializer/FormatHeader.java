@@ -9,7 +9,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * {@code docs/wire-format.md}.
  * <pre>
  * byte 0: 1111 1ccc   0xF8 | compressor id (ccc = 0: not compressed, 1..7: Compressor.id())
- * byte 1: format id   1 string, 2 json, 3 polymorphic json, 4 protostuff, 5 number, 6 bytes
+ * byte 1: format id   1 string, 2 json, 3 polymorphic json, 4 protostuff, 5 number, 6 bytes,
+ *                     7 polymorphic protostuff
  * </pre>
  * Byte 0 is always in {@code 0xF8..0xFF}: such bytes never occur in valid UTF-8, so they can
  * never start a JSON document, a decimal number or any text a {@code StringRedisSerializer}
@@ -46,6 +47,9 @@ public final class FormatHeader {
 
 	/** Format id of {@link BytesFormat}. */
 	public static final int BYTES = 6;
+
+	/** Format id of {@link PolymorphicProtostuffFormat}. */
+	public static final int POLYMORPHIC_PROTOSTUFF = 7;
 
 	private FormatHeader() {
 	}

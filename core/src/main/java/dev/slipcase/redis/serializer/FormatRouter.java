@@ -70,6 +70,39 @@ public final class FormatRouter {
 		return SlipcaseRedisSerializer.of(format, this.mapper.constructType(type).getRawClass(), this.allocator);
 	}
 
+	/**
+	 * The format for values of any of the allowlisted types behind one serializer (a
+	 * {@code RedisTemplate<String, Object>}): each value is written in its own type's chosen format,
+	 * tagged with the type's short id ({@link PolymorphicJsonFormat},
+	 * {@link PolymorphicProtostuffFormat}), and every value is read back by its header.
+	 * @throws IllegalArgumentException when a type chooses Protostuff but cannot be represented in
+	 * it, or chooses a compressor that is not registered
+	 */
+	public ValueFormat<Object> format(TypeAllowlist allowlist) {
+		JsonFormat.requireNonNull(allowlist, "allowlist");
+		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.mapper, allowlist);
+		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
+		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
+		allowlist.types().forEach((id, type) -> {
+			Choice choice = choiceFor(type.getRawClass());
+			if (choice.kind() == FormatKind.PROTOSTUFF && !protostuff.supports(id)) {
+				ProtostuffFormat.of(allowlist.declaredTypes().get(id));
+			}
+			TaggedFormat<Object> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
+			writers.put(id, configure(SelfDescribingFormat.builder(writeFormat), choice, type.getRawClass()).build());
+		});
+		SelfDescribingFormat<Object> reader = configure(SelfDescribingFormat.builder((TaggedFormat<Object>) json),
+				new Choice(FormatKind.JSON, null, 0), Object.class)
+			.readAlso(protostuff)
+			.build();
+		return new TypeRoutingFormat(allowlist, writers, reader);
+	}
+
+	/** A serializer for values of any of the allowlisted types; see {@link #format(TypeAllowlist)}. */
+	public SlipcaseRedisSerializer<Object> serializer(TypeAllowlist allowlist) {
+		return SlipcaseRedisSerializer.of(format(allowlist), Object.class, this.allocator);
+	}
+
 	/** How values of {@code type} are written: its registration, annotation or the default. */
 	public Choice choiceFor(Class<?> type) {
 		Choice registered = this.registrations.get(type);
@@ -88,14 +121,17 @@ public final class FormatRouter {
 		Choice choice = choiceFor(raw);
 		ProtostuffFormat<T> protostuff = protostuffOrNull(type, choice.kind() == FormatKind.PROTOSTUFF);
 		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
-		SelfDescribingFormat.Builder<T> builder = SelfDescribingFormat.builder(writeFormat)
-			.readAlso(json)
-			.compressors(this.compressors)
-			.maxDecompressedSize(this.maxDecompressedSize)
-			.allocator(this.allocator);
+		SelfDescribingFormat.Builder<T> builder = configure(SelfDescribingFormat.builder(writeFormat), choice, raw)
+			.readAlso(json);
 		if (protostuff != null) {
 			builder.readAlso(protostuff);
 		}
+		return builder.build();
+	}
+
+	private <T> SelfDescribingFormat.Builder<T> configure(SelfDescribingFormat.Builder<T> builder, Choice choice,
+			Class<?> raw) {
+		builder.compressors(this.compressors).maxDecompressedSize(this.maxDecompressedSize).allocator(this.allocator);
 		if (choice.compression() != null) {
 			Compressor compressor = this.compressors.byName(choice.compression());
 			if (compressor == null) {
@@ -104,7 +140,7 @@ public final class FormatRouter {
 			}
 			builder.compression(compressor, choice.minCompressSize());
 		}
-		return builder.build();
+		return builder;
 	}
 
 	private static <T> @Nullable ProtostuffFormat<T> protostuffOrNull(Type type, boolean required) {

@@ -100,6 +100,10 @@ public final class NumberFormat<T extends Number> implements TaggedFormat<T> {
 			if (value instanceof Double number && (number.isNaN() || number.isInfinite())) {
 				throw FormatErrors.error(this.name, "'" + text + "' is out of range");
 			}
+			if (value instanceof BigDecimal decimal && Math.abs((long) decimal.scale()) > MAX_LENGTH) {
+				throw FormatErrors.error(this.name, "'" + text + "' has an exponent beyond " + MAX_LENGTH
+						+ " digits, which plain notation could not store");
+			}
 			in.skipBytes(length);
 			return value;
 		}

@@ -20,6 +20,9 @@ import tools.jackson.core.type.TypeReference;
  * Encoding streams through a {@link LinkedBuffer} reused per thread (never allocated per call)
  * into {@code out}; decoding reads array-backed buffers in place and other buffers through their
  * NIO view. Never releases a buffer. Immutable and thread-safe.
+ * <p>
+ * Needs {@code io.protostuff:protostuff-core} and {@code protostuff-runtime} on the class path
+ * (optional dependencies of Slipcase).
  *
  * @param <T> the type of value
  */

@@ -207,6 +207,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 			case FormatHeader.PROTOSTUFF -> "protostuff";
 			case FormatHeader.NUMBER -> "number";
 			case FormatHeader.BYTES -> "bytes";
+			case FormatHeader.POLYMORPHIC_PROTOSTUFF -> "polymorphic-protostuff";
 			default -> "unknown";
 		};
 	}

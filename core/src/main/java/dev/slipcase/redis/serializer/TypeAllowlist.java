@@ -1,5 +1,6 @@
 package dev.slipcase.redis.serializer;
 
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,12 +28,15 @@ public final class TypeAllowlist {
 
 	private final Map<String, JavaType> typesById;
 
+	private final Map<String, Type> declaredTypesById;
+
 	private final Map<Class<?>, String> idsByClass;
 
 	private final List<Map.Entry<Class<?>, String>> entries;
 
-	private TypeAllowlist(Map<String, JavaType> typesById) {
+	private TypeAllowlist(Map<String, JavaType> typesById, Map<String, Type> declaredTypesById) {
 		this.typesById = Collections.unmodifiableMap(new LinkedHashMap<>(typesById));
+		this.declaredTypesById = Collections.unmodifiableMap(new LinkedHashMap<>(declaredTypesById));
 		Map<Class<?>, String> idsByClass = new LinkedHashMap<>();
 		List<Map.Entry<Class<?>, String>> entries = new ArrayList<>();
 		typesById.forEach((id, type) -> {
@@ -67,6 +71,11 @@ public final class TypeAllowlist {
 		return null;
 	}
 
+	/** The allowed types by id as declared ({@code Class} or generic {@code Type}), in registration order. */
+	Map<String, Type> declaredTypes() {
+		return this.declaredTypesById;
+	}
+
 	/** The allowed types by id, in registration order. */
 	public Map<String, JavaType> types() {
 		return this.typesById;
@@ -77,22 +86,24 @@ public final class TypeAllowlist {
 
 		private final Map<String, JavaType> types = new LinkedHashMap<>();
 
+		private final Map<String, Type> declaredTypes = new LinkedHashMap<>();
+
 		private Builder() {
 		}
 
 		/** Allows {@code type} under {@code id}. */
 		public Builder allow(String id, Class<?> type) {
 			JsonFormat.requireNonNull(type, "type");
-			return add(id, TypeFactory.createDefaultInstance().constructType(type));
+			return add(id, TypeFactory.createDefaultInstance().constructType(type), type);
 		}
 
 		/** Allows the generic {@code type} under {@code id}. */
 		public Builder allow(String id, TypeReference<?> type) {
 			JsonFormat.requireNonNull(type, "type");
-			return add(id, TypeFactory.createDefaultInstance().constructType(type));
+			return add(id, TypeFactory.createDefaultInstance().constructType(type), type.getType());
 		}
 
-		private Builder add(String id, JavaType type) {
+		private Builder add(String id, JavaType type, Type declared) {
 			JsonFormat.requireNonNull(id, "id");
 			if (!ID.matcher(id).matches()) {
 				throw new IllegalArgumentException(
@@ -102,6 +113,7 @@ public final class TypeAllowlist {
 				throw new IllegalArgumentException("id '" + id + "' is already allowed for " + this.types.get(id));
 			}
 			this.types.put(id, type);
+			this.declaredTypes.put(id, declared);
 			return this;
 		}
 
@@ -110,7 +122,7 @@ public final class TypeAllowlist {
 			if (this.types.isEmpty()) {
 				throw new IllegalArgumentException("an allowlist needs at least one type");
 			}
-			return new TypeAllowlist(this.types);
+			return new TypeAllowlist(this.types, this.declaredTypes);
 		}
 
 	}

@@ -81,6 +81,48 @@ class FormatRouterTests {
 			.withMessageContaining("is not registered");
 	}
 
+	@Test
+	void oneSerializerWritesEachAllowlistedTypeInItsOwnFormat() {
+		TypeAllowlist allowlist = TypeAllowlist.builder()
+			.allow("catalogue", Catalogue.class)
+			.allow("session", Session.class)
+			.build();
+		SlipcaseRedisSerializer<Object> serializer = FormatRouter.builder()
+			.compressors(this.deflate)
+			.build()
+			.serializer(allowlist);
+		byte[] catalogue = serializer.serialize(catalogue());
+		byte[] session = serializer.serialize(TestValues.session(1));
+		assertThat(java.util.Arrays.copyOf(catalogue, 2))
+			.containsExactly((byte) (FormatHeader.MARKER | 7), (byte) FormatHeader.POLYMORPHIC_PROTOSTUFF);
+		assertThat(new String(session, java.nio.charset.StandardCharsets.UTF_8)).startsWith("[\"session\",{");
+		assertThat(serializer.deserialize(catalogue)).isEqualTo(catalogue());
+		assertThat(serializer.deserialize(session)).isEqualTo(TestValues.session(1));
+	}
+
+	@Test
+	void oneSerializerReadsATypesOldFormatAfterItChanged() {
+		TypeAllowlist allowlist = TypeAllowlist.builder().allow("catalogue", Catalogue.class).build();
+		byte[] old = FormatRouter.builder()
+			.register(Catalogue.class, FormatKind.JSON)
+			.build()
+			.serializer(allowlist)
+			.serialize(catalogue());
+		SlipcaseRedisSerializer<Object> now = FormatRouter.builder().compressors(this.deflate).build().serializer(allowlist);
+		assertThat(old[0]).isEqualTo((byte) '[');
+		assertThat(now.deserialize(old)).isEqualTo(catalogue());
+	}
+
+	@Test
+	void polymorphicProtostuffRefusesIdsOutsideTheAllowlist() {
+		TypeAllowlist allowlist = TypeAllowlist.builder().allow("session", Session.class).build();
+		byte[] forged = { (byte) FormatHeader.MARKER, FormatHeader.POLYMORPHIC_PROTOSTUFF, 3, 'u', 'r', 'l', 10, 0 };
+		org.assertj.core.api.Assertions
+			.assertThatExceptionOfType(org.springframework.data.redis.serializer.SerializationException.class)
+			.isThrownBy(() -> FormatRouter.builder().build().serializer(allowlist).deserialize(forged))
+			.withMessageContaining("type id 'url' is not in the allowlist [session]");
+	}
+
 	private static Catalogue catalogue() {
 		return new Catalogue(java.util.stream.IntStream.range(0, 50).mapToObj(TestValues::session).toList());
 	}

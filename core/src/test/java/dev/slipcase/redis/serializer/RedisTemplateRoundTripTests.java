@@ -170,4 +170,19 @@ class RedisTemplateRoundTripTests {
 		assertThat(header).containsExactly((byte) (FormatHeader.MARKER | 7), (byte) FormatHeader.PROTOSTUFF);
 	}
 
+	@Test
+	void mixedTypesShareOneTemplateEachInItsOwnFormat() {
+		TypeAllowlist allowlist = TypeAllowlist.builder().allow("order", Order.class).allow("session", Session.class).build();
+		RedisTemplate<String, Object> template = template(FormatRouter.builder()
+			.register(Order.class, new FormatRouter.Choice(FormatKind.PROTOSTUFF, "deflate", 0))
+			.compressors(new DeflateCompressor())
+			.build()
+			.serializer(allowlist));
+		template.opsForValue().set("order", TestValues.order(8));
+		template.opsForValue().set("session", TestValues.session(8));
+		assertThat(template.opsForValue().get("order")).isEqualTo(TestValues.order(8));
+		assertThat(template.opsForValue().get("session")).isEqualTo(TestValues.session(8));
+		assertThat((String) redis.command("GET", "session")).startsWith("[\"session\",{");
+	}
+
 }
