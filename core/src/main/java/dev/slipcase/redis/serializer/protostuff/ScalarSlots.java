@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Slots for values that are one protobuf scalar field: primitives and their wrappers,
  * {@code String}, {@code byte[]}, {@code BigDecimal}/{@code BigInteger}/{@code UUID} and
- * {@code java.time} types (as their ISO-8601 text), and enums (by name, so reordering constants
+ * {@code java.time} types (as their ISO-8601 text; {@code Instant} as a small nested message of
+ * seconds and nanos), and enums (by name, so reordering constants
  * keeps stored values readable).
  */
 final class ScalarSlots {
@@ -38,7 +39,7 @@ final class ScalarSlots {
 			Map.entry(String.class, new StringSlot()), Map.entry(byte[].class, new ByteArraySlot()),
 			Map.entry(BigDecimal.class, text(BigDecimal::new)),
 			Map.entry(BigInteger.class, text(BigInteger::new)), Map.entry(UUID.class, text(UUID::fromString)),
-			Map.entry(Instant.class, text(Instant::parse)), Map.entry(LocalDate.class, text(LocalDate::parse)),
+			Map.entry(Instant.class, new MessageSlot(InstantSchema.INSTANCE)), Map.entry(LocalDate.class, text(LocalDate::parse)),
 			Map.entry(LocalDateTime.class, text(LocalDateTime::parse)),
 			Map.entry(LocalTime.class, text(LocalTime::parse)),
 			Map.entry(OffsetDateTime.class, text(OffsetDateTime::parse)),
