@@ -112,7 +112,7 @@ final class FastInstants {
 	private static int format(Instant instant, char[] text) {
 		long seconds = instant.getEpochSecond();
 		long epochDay = Math.floorDiv(seconds, 86_400);
-		int secondOfDay = (int) Math.floorMod(seconds, 86_400);
+		int secondOfDay = Math.floorMod(seconds, 86_400);
 		LocalDate date = LocalDate.ofEpochDay(epochDay);
 		put(text, 0, date.getYear(), 4);
 		text[4] = '-';

@@ -63,7 +63,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		this.writeFormat = builder.writeFormat;
 		this.compressor = builder.compressor;
 		this.minCompressSize = builder.minCompressSize;
-		this.readFormats = new TaggedFormat[256];
+		this.readFormats = (TaggedFormat<T>[]) new TaggedFormat<?>[256];
 		TaggedFormat<T> headerless = null;
 		for (TaggedFormat<T> format : builder.readFormats) {
 			if (this.readFormats[format.formatId()] == null) {
