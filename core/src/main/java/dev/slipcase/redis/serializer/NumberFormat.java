@@ -125,6 +125,11 @@ public final class NumberFormat<T extends Number> implements TaggedFormat<T> {
 	}
 
 	@Override
+	public boolean isEstimateExact() {
+		return true;
+	}
+
+	@Override
 	public int formatId() {
 		return FormatHeader.NUMBER;
 	}
