@@ -6,7 +6,11 @@ import java.util.List;
 
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.buffer.AllocatorType;
+import dev.slipcase.redis.buffer.BufferAllocators;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.core.type.TypeReference;
 
 import org.springframework.data.redis.serializer.SerializationException;
@@ -98,6 +102,19 @@ class SlipcaseRedisSerializerTests {
 			.withMessage("failing: on purpose");
 		assertThat(allocator.handedOut()).isEqualTo(1);
 		assertThat(allocator.allReleased()).isTrue();
+	}
+
+	@ParameterizedTest
+	@EnumSource(AllocatorType.class)
+	void roundTripsWithEveryAllocatorHeapOrDirect(AllocatorType type) {
+		for (boolean direct : new boolean[] { true, false }) {
+			SlipcaseRedisSerializer<Order> json = SlipcaseSerializers.json(Order.class)
+				.withAllocator(BufferAllocators.allocator(type, direct));
+			SlipcaseRedisSerializer<Order> protostuff = SlipcaseSerializers.protostuff(Order.class)
+				.withAllocator(BufferAllocators.allocator(type, direct));
+			assertThat(json.deserialize(json.serialize(TestValues.order(1)))).isEqualTo(TestValues.order(1));
+			assertThat(protostuff.deserialize(protostuff.serialize(TestValues.order(1)))).isEqualTo(TestValues.order(1));
+		}
 	}
 
 	@Test
