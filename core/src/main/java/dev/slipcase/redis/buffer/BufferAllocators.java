@@ -12,7 +12,8 @@ import io.netty.buffer.UnpooledByteBufAllocator;
  * Netty 4.2.17's {@link ByteBufAllocator#DEFAULT} is an {@link AdaptiveByteBufAllocator}, chosen in
  * {@code ByteBufUtil}'s static initialiser from the {@code io.netty.allocator.type} system property
  * ({@code adaptive} unless set to {@code pooled} or {@code unpooled}); its {@code buffer()} returns
- * direct buffers unless {@code io.netty.noPreferDirect=true} or {@code sun.misc.Unsafe} is unusable.
+ * direct buffers unless {@code -Dio.netty.noPreferDirect=true} is set or Netty cannot reliably free
+ * direct memory on this JVM ({@code PlatformDependent.canReliabilyFreeDirectBuffers()}).
  * {@link #defaultAllocator()} is that instance, also Lettuce's default.
  * <p>
  * Allocators only hand buffers out: the caller of {@code buffer(...)} owns each buffer and is

@@ -17,6 +17,10 @@ import tools.jackson.databind.json.JsonMapper;
  * null contract. Text values (strings, JSON, numbers) are stored with no header and stay
  * readable in {@code redis-cli}; Protostuff and compressed values carry the two-byte
  * {@link FormatHeader}.
+ * <p>
+ * Each factory reads only its own format (and, for JSON, Spring Data's). To change a type's
+ * format or compression without a flag day, use a {@link FormatRouter}, whose serializers write
+ * the chosen format and read all of them.
  */
 public final class SlipcaseSerializers {
 
