@@ -141,6 +141,26 @@ class ProtostuffFormatTests {
 		assertThat(Buffers.POOLED_HEAP.encode(lists, sessions)).isEqualTo(bytes);
 	}
 
+	@Test
+	void recordsMayGainComponentsAtTheEnd() {
+		byte[] old = Buffers.POOLED_HEAP.encode(ProtostuffFormat.of(Version1.class), new Version1("a", 7));
+		Version2 read = Buffers.POOLED_HEAP.with(old, ProtostuffFormat.of(Version2.class)::decode);
+		assertThat(read).isEqualTo(new Version2("a", 7, null, 0));
+	}
+
+	@Test
+	void olderReadersSkipComponentsTheyDoNotKnow() {
+		byte[] newer = Buffers.POOLED_HEAP.encode(ProtostuffFormat.of(Version2.class), new Version2("a", 7, List.of("x"), 3));
+		assertThat(Buffers.POOLED_DIRECT.with(newer, ProtostuffFormat.of(Version1.class)::decode))
+			.isEqualTo(new Version1("a", 7));
+	}
+
+	record Version1(String name, int count) {
+	}
+
+	record Version2(String name, int count, List<String> tags, long total) {
+	}
+
 	record Holder(List<String> items, List<Integer> others, Map<String, Session> scores) {
 	}
 
