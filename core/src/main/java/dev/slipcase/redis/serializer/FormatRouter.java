@@ -85,8 +85,8 @@ public final class FormatRouter {
 		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
 		allowlist.types().forEach((id, type) -> {
 			Choice choice = choiceFor(type.getRawClass());
-			if (choice.kind() == FormatKind.PROTOSTUFF && !protostuff.supports(id)) {
-				ProtostuffFormat.of(allowlist.declaredTypes().get(id));
+			if (choice.kind() == FormatKind.PROTOSTUFF) {
+				protostuff.requireSupported(id);
 			}
 			TaggedFormat<Object> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
 			writers.put(id, configure(SelfDescribingFormat.builder(writeFormat), choice, type.getRawClass()).build());

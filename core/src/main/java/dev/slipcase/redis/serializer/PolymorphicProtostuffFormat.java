@@ -20,18 +20,23 @@ public final class PolymorphicProtostuffFormat implements TaggedFormat<Object> {
 
 	private final Map<String, ProtostuffFormat<Object>> formats;
 
+	private final Map<String, String> unsupported;
+
 	private PolymorphicProtostuffFormat(TypeAllowlist allowlist) {
 		this.allowlist = allowlist;
 		Map<String, ProtostuffFormat<Object>> formats = new LinkedHashMap<>();
+		Map<String, String> unsupported = new LinkedHashMap<>();
 		for (Map.Entry<String, Type> entry : allowlist.declaredTypes().entrySet()) {
 			try {
 				formats.put(entry.getKey(), ProtostuffFormat.of(entry.getValue()));
 			}
 			catch (IllegalArgumentException ex) {
 				// not representable in Protostuff: written and read in another format
+				unsupported.put(entry.getKey(), ex.getMessage());
 			}
 		}
 		this.formats = Map.copyOf(formats);
+		this.unsupported = Map.copyOf(unsupported);
 	}
 
 	/**
@@ -46,6 +51,17 @@ public final class PolymorphicProtostuffFormat implements TaggedFormat<Object> {
 	/** Whether values of the type allowed under {@code id} can be written in this format. */
 	public boolean supports(String id) {
 		return this.formats.containsKey(id);
+	}
+
+	/**
+	 * Checks that values of the type allowed under {@code id} can be written in this format.
+	 * @throws IllegalArgumentException saying why they cannot
+	 */
+	void requireSupported(String id) {
+		String reason = this.unsupported.get(id);
+		if (reason != null) {
+			throw new IllegalArgumentException("type id '" + id + "' chooses protostuff, but " + reason);
+		}
 	}
 
 	@Override

@@ -123,6 +123,18 @@ class FormatRouterTests {
 			.withMessageContaining("type id 'url' is not in the allowlist [session]");
 	}
 
+	@Test
+	void aTypeThatChoosesProtostuffButCannotUseItIsNamed() {
+		TypeAllowlist allowlist = TypeAllowlist.builder().allow("loose", Loose.class).build();
+		assertThatIllegalArgumentException().isThrownBy(() -> FormatRouter.builder().build().format(allowlist))
+			.withMessageContaining("type id 'loose' chooses protostuff, but protostuff cannot handle")
+			.withMessageContaining("java.lang.Object");
+	}
+
+	@RedisFormat(FormatKind.PROTOSTUFF)
+	record Loose(Object anything) {
+	}
+
 	private static Catalogue catalogue() {
 		return new Catalogue(java.util.stream.IntStream.range(0, 50).mapToObj(TestValues::session).toList());
 	}
