@@ -33,7 +33,7 @@ public class SerializerBenchmark {
 	@Param({ "SMALL", "ORDER", "DOCUMENT", "LIST_50", "LIST_50K" })
 	public Payload payload;
 
-	@Param({ "spring-generic-json", "spring-typed-json", "spring-jdk" })
+	@Param({ "spring-generic-json", "spring-typed-json", "spring-jdk", "slipcase-json", "slipcase-protostuff" })
 	public String serializer;
 
 	private RedisSerializer<Object> candidate;

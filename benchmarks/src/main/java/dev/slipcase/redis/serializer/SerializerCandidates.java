@@ -1,6 +1,7 @@
 package dev.slipcase.redis.serializer;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -28,6 +29,9 @@ final class SerializerCandidates {
 		CANDIDATES.put("spring-typed-json", SerializerCandidates::springTypedJson);
 		// Boot's default for RedisTemplate<Object, Object>
 		CANDIDATES.put("spring-jdk", (payload) -> new JdkSerializationRedisSerializer());
+		// Slipcase: typed JSON (no class names) and record-aware Protostuff, through pooled scratch buffers
+		CANDIDATES.put("slipcase-json", SerializerCandidates::slipcaseJson);
+		CANDIDATES.put("slipcase-protostuff", SerializerCandidates::slipcaseProtostuff);
 	}
 
 	private SerializerCandidates() {
@@ -39,6 +43,21 @@ final class SerializerCandidates {
 			throw new IllegalArgumentException("Unknown serializer '" + name + "'; known: " + CANDIDATES.keySet());
 		}
 		return factory.apply(payload);
+	}
+
+	/** The names of every candidate. */
+	static Set<String> names() {
+		return CANDIDATES.keySet();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisSerializer<Object> slipcaseJson(Payload payload) {
+		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.json(payload.type());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisSerializer<Object> slipcaseProtostuff(Payload payload) {
+		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.protostuff(payload.type());
 	}
 
 	@SuppressWarnings("unchecked")

@@ -1,0 +1,12 @@
+package dev.slipcase.redis.serializer;
+
+/** The structured-value formats a type can choose with {@link RedisFormat} or a {@link FormatRouter}. */
+public enum FormatKind {
+
+	/** {@link JsonFormat}: readable in {@code redis-cli}, stored without a header when uncompressed. */
+	JSON,
+
+	/** {@link ProtostuffFormat}: compact binary, always behind a header. */
+	PROTOSTUFF
+
+}

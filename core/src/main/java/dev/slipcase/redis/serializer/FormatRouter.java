@@ -1,0 +1,248 @@
+package dev.slipcase.redis.serializer;
+
+import java.lang.reflect.Type;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.serializer.compression.Compressor;
+import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Picks each type's format: a registration in code, else the type's {@link RedisFormat}
+ * annotation, else uncompressed JSON. The formats and serializers it makes write in the chosen
+ * format and read every format the type can be in (JSON with or without a header, Protostuff)
+ * with every registered compressor, by the value's header, so a type's format can evolve (small
+ * types in JSON, big ones in Protostuff plus Zstd) without a flag day: read old, write new.
+ * <p>
+ * Immutable and thread-safe; build with {@link #builder()}.
+ */
+public final class FormatRouter {
+
+	private final Map<Class<?>, Choice> registrations;
+
+	private final CompressorLookup compressors;
+
+	private final int maxDecompressedSize;
+
+	private final ByteBufAllocator allocator;
+
+	private final JsonMapper mapper;
+
+	private FormatRouter(Builder builder) {
+		this.registrations = Map.copyOf(builder.registrations);
+		this.compressors = builder.compressors;
+		this.maxDecompressedSize = builder.maxDecompressedSize;
+		this.allocator = builder.allocator;
+		this.mapper = builder.mapper;
+	}
+
+	/** A builder of a router. */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/** The format for values of {@code type}. */
+	public <T> SelfDescribingFormat<T> format(Class<T> type) {
+		JsonFormat.requireNonNull(type, "type");
+		return format(type, JsonFormat.of(this.mapper, type), type);
+	}
+
+	/** The format for values of the generic {@code type} (chosen by its raw class). */
+	public <T> SelfDescribingFormat<T> format(TypeReference<T> type) {
+		JsonFormat.requireNonNull(type, "type");
+		JavaType javaType = this.mapper.constructType(type);
+		return format(javaType.getRawClass(), JsonFormat.of(this.mapper, type), type.getType());
+	}
+
+	/** A serializer for values of {@code type}. */
+	public <T> SlipcaseRedisSerializer<T> serializer(Class<T> type) {
+		return SlipcaseRedisSerializer.of(format(type), type, this.allocator);
+	}
+
+	/** A serializer for values of the generic {@code type}. */
+	public <T> SlipcaseRedisSerializer<T> serializer(TypeReference<T> type) {
+		SelfDescribingFormat<T> format = format(type);
+		return SlipcaseRedisSerializer.of(format, this.mapper.constructType(type).getRawClass(), this.allocator);
+	}
+
+	/**
+	 * The format for values of any of the allowlisted types behind one serializer (a
+	 * {@code RedisTemplate<String, Object>}): each value is written in its own type's chosen format,
+	 * tagged with the type's short id ({@link PolymorphicJsonFormat},
+	 * {@link PolymorphicProtostuffFormat}), and every value is read back by its header.
+	 * @throws IllegalArgumentException when a type chooses Protostuff but cannot be represented in
+	 * it, or chooses a compressor that is not registered
+	 */
+	public ValueFormat<Object> format(TypeAllowlist allowlist) {
+		JsonFormat.requireNonNull(allowlist, "allowlist");
+		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.mapper, allowlist);
+		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
+		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
+		allowlist.types().forEach((id, type) -> {
+			Choice choice = choiceFor(type.getRawClass());
+			if (choice.kind() == FormatKind.PROTOSTUFF) {
+				protostuff.requireSupported(id);
+			}
+			TaggedFormat<Object> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
+			writers.put(id, configure(SelfDescribingFormat.builder(writeFormat), choice, type.getRawClass()).build());
+		});
+		SelfDescribingFormat<Object> reader = configure(SelfDescribingFormat.builder((TaggedFormat<Object>) json),
+				new Choice(FormatKind.JSON, null, 0), Object.class)
+			.readAlso(protostuff)
+			.build();
+		return new TypeRoutingFormat(allowlist, writers, reader);
+	}
+
+	/** A serializer for values of any of the allowlisted types; see {@link #format(TypeAllowlist)}. */
+	public SlipcaseRedisSerializer<Object> serializer(TypeAllowlist allowlist) {
+		return SlipcaseRedisSerializer.of(format(allowlist), Object.class, this.allocator);
+	}
+
+	/** How values of {@code type} are written: its registration, annotation or the default. */
+	public Choice choiceFor(Class<?> type) {
+		Choice registered = this.registrations.get(type);
+		if (registered != null) {
+			return registered;
+		}
+		RedisFormat annotation = type.getAnnotation(RedisFormat.class);
+		if (annotation != null) {
+			return new Choice(annotation.value(), annotation.compression().isEmpty() ? null : annotation.compression(),
+					annotation.minCompressSize());
+		}
+		return new Choice(FormatKind.JSON, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+	}
+
+	private <T> SelfDescribingFormat<T> format(Class<?> raw, JsonFormat<T> json, Type type) {
+		Choice choice = choiceFor(raw);
+		ProtostuffFormat<T> protostuff = protostuffOrNull(type, choice.kind() == FormatKind.PROTOSTUFF);
+		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
+		SelfDescribingFormat.Builder<T> builder = configure(SelfDescribingFormat.builder(writeFormat), choice, raw)
+			.readAlso(json);
+		if (protostuff != null) {
+			builder.readAlso(protostuff);
+		}
+		return builder.build();
+	}
+
+	private <T> SelfDescribingFormat.Builder<T> configure(SelfDescribingFormat.Builder<T> builder, Choice choice,
+			Class<?> raw) {
+		builder.compressors(this.compressors).maxDecompressedSize(this.maxDecompressedSize).allocator(this.allocator);
+		if (choice.compression() != null) {
+			Compressor compressor = this.compressors.byName(choice.compression());
+			if (compressor == null) {
+				throw new IllegalArgumentException("compressor '" + choice.compression() + "' chosen for "
+						+ raw.getName() + " is not registered; registered: " + this.compressors.names());
+			}
+			builder.compression(compressor, choice.minCompressSize());
+		}
+		return builder;
+	}
+
+	private static <T> @Nullable ProtostuffFormat<T> protostuffOrNull(Type type, boolean required) {
+		try {
+			return ProtostuffFormat.of(type);
+		}
+		catch (IllegalArgumentException ex) {
+			if (required) {
+				throw ex;
+			}
+			return null;
+		}
+	}
+
+	/**
+	 * How a type's values are written.
+	 * @param kind the format
+	 * @param compression the compressor's name, or {@code null} for none
+	 * @param minCompressSize the smallest encoded size that is compressed
+	 */
+	public record Choice(FormatKind kind, @Nullable String compression, int minCompressSize) {
+
+		public Choice {
+			JsonFormat.requireNonNull(kind, "kind");
+			if (minCompressSize < 0) {
+				throw new IllegalArgumentException("minCompressSize must not be negative, was " + minCompressSize);
+			}
+		}
+
+	}
+
+	/** Builds a {@link FormatRouter}; not thread-safe. */
+	public static final class Builder {
+
+		private final Map<Class<?>, Choice> registrations = new LinkedHashMap<>();
+
+		private CompressorLookup compressors = CompressorLookup.none();
+
+		private int maxDecompressedSize = SelfDescribingFormat.DEFAULT_MAX_DECOMPRESSED_SIZE;
+
+		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
+
+		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
+
+		private Builder() {
+		}
+
+		/** Writes {@code type}'s values in {@code kind}, uncompressed (overrides its annotation). */
+		public Builder register(Class<?> type, FormatKind kind) {
+			return register(type, new Choice(kind, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE));
+		}
+
+		/** Writes {@code type}'s values as {@code choice} says (overrides its annotation). */
+		public Builder register(Class<?> type, Choice choice) {
+			JsonFormat.requireNonNull(type, "type");
+			JsonFormat.requireNonNull(choice, "choice");
+			this.registrations.put(type, choice);
+			return this;
+		}
+
+		/** The compressors values are written and read with, chosen by name. */
+		public Builder compressors(Compressor... compressors) {
+			this.compressors = CompressorLookup.of(compressors);
+			return this;
+		}
+
+		/** The compressors values are written and read with, chosen by name. */
+		public Builder compressors(CompressorLookup compressors) {
+			JsonFormat.requireNonNull(compressors, "compressors");
+			this.compressors = compressors;
+			return this;
+		}
+
+		/** The largest decompressed value accepted, in bytes. */
+		public Builder maxDecompressedSize(int maxDecompressedSize) {
+			if (maxDecompressedSize < 1) {
+				throw new IllegalArgumentException(
+						"maxDecompressedSize must be positive, was " + maxDecompressedSize);
+			}
+			this.maxDecompressedSize = maxDecompressedSize;
+			return this;
+		}
+
+		/** The allocator scratch buffers come from. */
+		public Builder allocator(ByteBufAllocator allocator) {
+			JsonFormat.requireNonNull(allocator, "allocator");
+			this.allocator = allocator;
+			return this;
+		}
+
+		/** The mapper JSON is written and read with. */
+		public Builder mapper(JsonMapper mapper) {
+			JsonFormat.requireNonNull(mapper, "mapper");
+			this.mapper = mapper;
+			return this;
+		}
+
+		/** The router. */
+		public FormatRouter build() {
+			return new FormatRouter(this);
+		}
+
+	}
+
+}

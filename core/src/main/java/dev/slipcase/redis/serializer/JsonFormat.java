@@ -1,0 +1,165 @@
+package dev.slipcase.redis.serializer;
+
+import java.util.Set;
+
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JavaType;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * JSON on Jackson 3, typed by a {@code Class}, {@link TypeReference} or {@link JavaType}: records,
+ * generics, {@code java.time} (as ISO-8601 strings), {@code Optional} and collections, with no
+ * class names in the payload. Stored without a header when uncompressed, so values stay readable
+ * in {@code redis-cli}.
+ * <p>
+ * Reads what Spring Data's {@code JacksonJsonRedisSerializer} wrote (plain JSON), and what its
+ * {@code GenericJacksonJsonRedisSerializer} wrote ({@code "@class"} properties and type wrappers):
+ * such values are recognised by their first bytes and read with type ids checked against a closed
+ * allowlist (the declared type, its own package's subtypes, JDK value and collection types),
+ * never by loading whatever class the payload names.
+ * <p>
+ * Writes into and reads from any {@link ByteBuf}, heap or direct, without copying it; never
+ * releases one. Immutable and thread-safe.
+ *
+ * @param <T> the type of value
+ */
+public final class JsonFormat<T> implements TaggedFormat<T> {
+
+	private final JsonMapper mapper;
+
+	private final JavaType type;
+
+	private final ObjectReader reader;
+
+	private final ObjectWriter writer;
+
+	private volatile @Nullable ObjectReader springTypedReader;
+
+	/** Size of the last value written: a hint for the next buffer, racy by design. */
+	private volatile int lastSize = 256;
+
+	private JsonFormat(JsonMapper mapper, JavaType type) {
+		this.mapper = mapper;
+		this.type = type;
+		this.reader = mapper.readerFor(type);
+		this.writer = mapper.writerFor(type);
+	}
+
+	/** JSON for values of {@code type}, with Jackson 3's default mapper. */
+	public static <T> JsonFormat<T> of(Class<T> type) {
+		return of(JsonSupport.DEFAULT_MAPPER, type);
+	}
+
+	/** JSON for values of the generic {@code type}, with Jackson 3's default mapper. */
+	public static <T> JsonFormat<T> of(TypeReference<T> type) {
+		return of(JsonSupport.DEFAULT_MAPPER, type);
+	}
+
+	/** JSON for values of {@code type} with the given mapper. */
+	public static <T> JsonFormat<T> of(JsonMapper mapper, Class<T> type) {
+		requireNonNull(mapper, "mapper");
+		requireNonNull(type, "type");
+		return new JsonFormat<>(mapper, mapper.constructType(type));
+	}
+
+	/** JSON for values of the generic {@code type} with the given mapper. */
+	public static <T> JsonFormat<T> of(JsonMapper mapper, TypeReference<T> type) {
+		requireNonNull(mapper, "mapper");
+		requireNonNull(type, "type");
+		return new JsonFormat<>(mapper, mapper.constructType(type));
+	}
+
+	/**
+	 * JSON for values of {@code type} with the given mapper; the caller vouches that {@code T}
+	 * matches {@code type}.
+	 */
+	public static <T> JsonFormat<T> of(JsonMapper mapper, JavaType type) {
+		requireNonNull(mapper, "mapper");
+		requireNonNull(type, "type");
+		return new JsonFormat<>(mapper, type);
+	}
+
+	/** The type values are read as. */
+	public JavaType type() {
+		return this.type;
+	}
+
+	@Override
+	public void encode(T value, ByteBuf out) {
+		int start = out.writerIndex();
+		try {
+			this.writer.writeValue(JsonSupport.output(out), value);
+		}
+		catch (RuntimeException | Error ex) {
+			throw FormatErrors.encodeFailure(name(), ex);
+		}
+		this.lastSize = out.writerIndex() - start;
+	}
+
+	@Override
+	public T decode(ByteBuf in) {
+		if (!in.isReadable()) {
+			throw FormatErrors.error(name(), "empty value");
+		}
+		if (FormatHeader.isHeader(in.getByte(in.readerIndex()))) {
+			throw FormatErrors.error(name(), "value starts with a Slipcase header byte, not JSON");
+		}
+		try {
+			ObjectReader reader = SpringJsonCompatibility.isSpringTyped(in) ? springTypedReader() : this.reader;
+			T value = JsonSupport.read(reader, in);
+			if (value == null) {
+				throw FormatErrors.error(name(), "value is JSON null where a " + this.type + " was expected");
+			}
+			return value;
+		}
+		catch (RuntimeException | Error ex) {
+			throw FormatErrors.decodeFailure(name(), ex);
+		}
+	}
+
+	private ObjectReader springTypedReader() {
+		ObjectReader reader = this.springTypedReader;
+		if (reader == null) {
+			reader = SpringJsonCompatibility.mapper(this.mapper, Set.of()).readerFor(this.type);
+			this.springTypedReader = reader;
+		}
+		return reader;
+	}
+
+	@Override
+	public int estimateSize(T value) {
+		int last = this.lastSize;
+		return last + (last >> 3) + 16;
+	}
+
+	@Override
+	public int formatId() {
+		return FormatHeader.JSON;
+	}
+
+	@Override
+	public boolean isText() {
+		return true;
+	}
+
+	@Override
+	public String name() {
+		return "json";
+	}
+
+	@Override
+	public String toString() {
+		return "JsonFormat[" + this.type + "]";
+	}
+
+	static void requireNonNull(@Nullable Object argument, String name) {
+		if (argument == null) {
+			throw new IllegalArgumentException(name + " must not be null");
+		}
+	}
+
+}

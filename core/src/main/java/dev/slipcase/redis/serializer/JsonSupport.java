@@ -1,0 +1,59 @@
+package dev.slipcase.redis.serializer;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufInputStream;
+import io.netty.buffer.ByteBufOutputStream;
+import tools.jackson.core.JsonParser;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Jackson plumbing shared by the JSON formats: the default mapper and reading/writing straight
+ * from and to a {@link ByteBuf} of any kind without copying it.
+ */
+final class JsonSupport {
+
+	/**
+	 * Jackson 3's defaults: records, {@code java.time} as ISO-8601 strings, {@code Optional} and
+	 * the other JDK 8 types are built in; unknown properties are ignored and trailing tokens are
+	 * refused. Plus {@link FastInstants} and {@link FastRecordCreators}, which read and write the same JSON
+	 * with less garbage.
+	 */
+	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder()
+		.addModule(FastInstants.module().setValueInstantiators(new FastRecordCreators()))
+		.build();
+
+	private JsonSupport() {
+	}
+
+	/** Reads one value from all readable bytes of {@code in}, advancing its reader index. */
+	static <T> T read(ObjectReader reader, ByteBuf in) {
+		int length = in.readableBytes();
+		T value;
+		if (in.hasArray()) {
+			value = reader.readValue(in.array(), in.arrayOffset() + in.readerIndex(), length);
+		}
+		else {
+			value = reader.readValue((InputStream) new ByteBufInputStream(in));
+		}
+		in.readerIndex(in.writerIndex());
+		return value;
+	}
+
+	/** A parser over all readable bytes of {@code in}; the caller advances {@code in} afterwards. */
+	static JsonParser parser(JsonMapper mapper, ByteBuf in) {
+		if (in.hasArray()) {
+			return mapper.createParser(in.array(), in.arrayOffset() + in.readerIndex(), in.readableBytes());
+		}
+		return mapper.createParser((InputStream) new ByteBufInputStream(in.duplicate()));
+	}
+
+	/** An output stream appending to {@code out}; closing it never releases {@code out}. */
+	static OutputStream output(ByteBuf out) {
+		return new ByteBufOutputStream(out);
+	}
+
+}
