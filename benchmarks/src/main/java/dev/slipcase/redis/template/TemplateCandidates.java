@@ -3,6 +3,7 @@ package dev.slipcase.redis.template;
 import java.util.List;
 
 import dev.slipcase.redis.benchmark.Payload;
+import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -31,12 +32,10 @@ final class TemplateCandidates {
 	private TemplateCandidates() {
 	}
 
-	/**
-	 * The JSON format the Slipcase candidate uses. TEMPORARY: {@link InterimJsonFormat} until
-	 * Slipcase's own JSON {@code ValueFormat} is merged; point this one method at it then.
-	 */
+	/** Slipcase's typed JSON format for the payload, the same one its {@code RedisSerializer} uses. */
+	@SuppressWarnings("unchecked")
 	static ValueFormat<Object> slipcaseJson(Payload payload) {
-		return new InterimJsonFormat(MAPPER, type(payload));
+		return (ValueFormat<Object>) (ValueFormat<?>) JsonFormat.of(payload.type());
 	}
 
 	static JavaType type(Payload payload) {
