@@ -6,6 +6,8 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 import dev.slipcase.redis.benchmark.Payload;
+import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.compression.Compressors;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,6 +34,10 @@ final class SerializerCandidates {
 		// Slipcase: typed JSON (no class names) and record-aware Protostuff, through pooled scratch buffers
 		CANDIDATES.put("slipcase-json", SerializerCandidates::slipcaseJson);
 		CANDIDATES.put("slipcase-protostuff", SerializerCandidates::slipcaseProtostuff);
+		// the same, compressed above 128 bytes: the "big lists in Protostuff + Zstd" case, and JSON + LZ4
+		CANDIDATES.put("slipcase-protostuff-zstd",
+				(payload) -> compressed(ProtostuffFormat.of(payload.type()), Compressors.zstd()));
+		CANDIDATES.put("slipcase-json-lz4", (payload) -> compressed(JsonFormat.of(payload.type()), Compressors.lz4()));
 	}
 
 	private SerializerCandidates() {
@@ -58,6 +64,12 @@ final class SerializerCandidates {
 	@SuppressWarnings("unchecked")
 	private static RedisSerializer<Object> slipcaseProtostuff(Payload payload) {
 		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.protostuff(payload.type());
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisSerializer<Object> compressed(TaggedFormat<?> format, Compressor compressor) {
+		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.compressed(format, compressor,
+				SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
 	}
 
 	@SuppressWarnings("unchecked")

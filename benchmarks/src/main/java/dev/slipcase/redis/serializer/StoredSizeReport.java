@@ -1,6 +1,8 @@
 package dev.slipcase.redis.serializer;
 
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,6 +25,14 @@ public final class StoredSizeReport {
 
 	public static void main(String[] args) {
 		print(System.out, List.copyOf(SerializerCandidates.names()));
+	}
+
+	/** The stored-size table for every candidate, as Markdown. */
+	public static String markdown() {
+		ByteArrayOutputStream text = new ByteArrayOutputStream();
+		print(new PrintStream(text, true, StandardCharsets.UTF_8), List.copyOf(SerializerCandidates.names()));
+		return "Bytes stored per payload and serializer, with the ratio to `" + BASELINE + "`:\n\n"
+				+ text.toString(StandardCharsets.UTF_8);
 	}
 
 	static void print(PrintStream out, List<String> candidates) {

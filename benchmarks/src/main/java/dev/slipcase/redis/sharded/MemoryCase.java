@@ -63,6 +63,11 @@ enum MemoryCase {
 		return this.keyPrefix;
 	}
 
+	/** Whether values of this kind may be compressed: counters stay decimal so increments work. */
+	boolean compressible() {
+		return this != COUNTERS;
+	}
+
 	abstract String value(SplittableRandom random, int index);
 
 	static String randomText(SplittableRandom random, int length) {

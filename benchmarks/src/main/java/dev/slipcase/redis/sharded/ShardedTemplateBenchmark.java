@@ -8,7 +8,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.KeyValue;
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -20,6 +21,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -28,13 +30,11 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
-
 /**
- * Single get and set, and a 100-key multi-get, through the sharded template side by side with plain
- * {@code GET}, {@code SET} and {@code MGET} over the same Lettuce connection, against a fresh Redis
- * of its own holding 10,000 keys of 20-byte values both ways.
+ * Single get and set, and a 100-key multi-get, through the sharded template ({@code store=sharded})
+ * side by side with plain {@code GET}, {@code SET} and {@code MGET} ({@code store=plain}) over the
+ * same kind of Lettuce connection, each against a fresh Redis of its own holding 10,000 keys of
+ * 20-byte values.
  * <pre>java -jar benchmarks/target/benchmarks.jar ShardedTemplateBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
 @State(Scope.Thread)
@@ -51,29 +51,22 @@ public class ShardedTemplateBenchmark {
 
 	private static final int BATCHES = 64;
 
+	@Param({ "plain", "sharded" })
+	public String store;
+
 	private RedisServer server;
 
 	private RedisClient client;
 
 	private StatefulRedisConnection<byte[], byte[]> connection;
 
-	private RedisCommands<byte[], byte[]> plain;
-
-	private ShardedTemplates templates;
-
-	private ShardedTemplate<String> template;
+	private Store target;
 
 	private String[] keys;
 
-	private byte[][] plainKeys;
-
 	private List<List<String>> batches;
 
-	private List<byte[][]> plainBatches;
-
 	private String value;
-
-	private byte[] valueBytes;
 
 	private int next;
 
@@ -83,48 +76,33 @@ public class ShardedTemplateBenchmark {
 		this.server.flushAll();
 		this.client = RedisClient.create(this.server.endpoint().uri());
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
-		this.plain = this.connection.sync();
-		this.templates = ShardedTemplates.create(this.connection);
-		this.template = this.templates.template(ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").build(),
-				StringRedisSerializer.UTF_8);
+		this.target = "plain".equals(this.store) ? new PlainStore(this.connection.sync())
+				: new ShardedStore(ShardedTemplates.create(this.connection));
 		SplittableRandom random = new SplittableRandom(7);
 		this.value = MemoryCase.randomText(random, 20);
-		this.valueBytes = this.value.getBytes(StandardCharsets.UTF_8);
 		this.keys = new String[KEYS];
-		this.plainKeys = new byte[KEYS][];
-		Map<String, String> sharded = new LinkedHashMap<>();
-		Map<byte[], byte[]> plainValues = new LinkedHashMap<>();
+		Map<String, String> chunk = new LinkedHashMap<>();
 		for (int i = 0; i < KEYS; i++) {
 			this.keys[i] = "user:" + i;
-			this.plainKeys[i] = this.keys[i].getBytes(StandardCharsets.UTF_8);
-			String text = MemoryCase.randomText(random, 20);
-			sharded.put(this.keys[i], text);
-			plainValues.put(this.plainKeys[i], text.getBytes(StandardCharsets.UTF_8));
-			if (sharded.size() == 1000) {
-				this.template.multiSet(sharded);
-				this.plain.mset(plainValues);
-				sharded.clear();
-				plainValues.clear();
+			chunk.put(this.keys[i], MemoryCase.randomText(random, 20));
+			if (chunk.size() == 1000) {
+				this.target.multiSet(chunk);
+				chunk.clear();
 			}
 		}
 		this.batches = new ArrayList<>();
-		this.plainBatches = new ArrayList<>();
 		for (int b = 0; b < BATCHES; b++) {
 			List<String> batch = new ArrayList<>(BATCH);
-			byte[][] plainBatch = new byte[BATCH][];
 			for (int i = 0; i < BATCH; i++) {
-				int index = random.nextInt(KEYS);
-				batch.add(this.keys[index]);
-				plainBatch[i] = this.plainKeys[index];
+				batch.add(this.keys[random.nextInt(KEYS)]);
 			}
 			this.batches.add(batch);
-			this.plainBatches.add(plainBatch);
 		}
 	}
 
 	@TearDown(Level.Trial)
 	public void tearDown() {
-		this.templates.close();
+		this.target.close();
 		this.connection.close();
 		this.client.shutdown();
 		this.server.close();
@@ -136,34 +114,120 @@ public class ShardedTemplateBenchmark {
 	}
 
 	@Benchmark
-	public byte[] plainGet() {
-		return this.plain.get(this.plainKeys[next()]);
+	public Object get() {
+		return this.target.get(this.keys[next()]);
 	}
 
 	@Benchmark
-	public String shardedGet() {
-		return this.template.get(this.keys[next()]);
+	public Object set() {
+		return this.target.set(this.keys[next()], this.value);
 	}
 
 	@Benchmark
-	public String plainSet() {
-		return this.plain.set(this.plainKeys[next()], this.valueBytes);
+	public Object multiGet100() {
+		return this.target.multiGet(this.batches.get(next() % BATCHES));
 	}
 
-	@Benchmark
-	public ShardedTemplate<String> shardedSet() {
-		this.template.set(this.keys[next()], this.value);
-		return this.template;
+	/** What the benchmark compares: plain keys or the sharded template. */
+	private interface Store extends AutoCloseable {
+
+		Object get(String key);
+
+		Object set(String key, String value);
+
+		Object multiGet(List<String> keys);
+
+		void multiSet(Map<String, String> values);
+
+		@Override
+		void close();
+
 	}
 
-	@Benchmark
-	public List<KeyValue<byte[], byte[]>> plainMget100() {
-		return this.plain.mget(this.plainBatches.get(next() % BATCHES));
+	/** Plain {@code GET}/{@code SET}/{@code MGET}/{@code MSET} of top-level keys. */
+	private static final class PlainStore implements Store {
+
+		private final RedisCommands<byte[], byte[]> commands;
+
+		PlainStore(RedisCommands<byte[], byte[]> commands) {
+			this.commands = commands;
+		}
+
+		@Override
+		public Object get(String key) {
+			return this.commands.get(bytes(key));
+		}
+
+		@Override
+		public Object set(String key, String value) {
+			return this.commands.set(bytes(key), bytes(value));
+		}
+
+		@Override
+		public Object multiGet(List<String> keys) {
+			byte[][] raw = new byte[keys.size()][];
+			for (int i = 0; i < raw.length; i++) {
+				raw[i] = bytes(keys.get(i));
+			}
+			return this.commands.mget(raw);
+		}
+
+		@Override
+		public void multiSet(Map<String, String> values) {
+			Map<byte[], byte[]> raw = new LinkedHashMap<>();
+			values.forEach((key, value) -> raw.put(bytes(key), bytes(value)));
+			this.commands.mset(raw);
+		}
+
+		@Override
+		public void close() {
+		}
+
+		private static byte[] bytes(String text) {
+			return text.getBytes(StandardCharsets.UTF_8);
+		}
+
 	}
 
-	@Benchmark
-	public List<String> shardedMultiGet100() {
-		return this.template.multiGet(this.batches.get(next() % BATCHES));
+	/** The sharded template, values as UTF-8 strings. */
+	private static final class ShardedStore implements Store {
+
+		private final ShardedTemplates templates;
+
+		private final ShardedTemplate<String> template;
+
+		ShardedStore(ShardedTemplates templates) {
+			this.templates = templates;
+			this.template = templates.template(ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").build(),
+					StringRedisSerializer.UTF_8);
+		}
+
+		@Override
+		public Object get(String key) {
+			return this.template.get(key);
+		}
+
+		@Override
+		public Object set(String key, String value) {
+			this.template.set(key, value);
+			return this.template;
+		}
+
+		@Override
+		public Object multiGet(List<String> keys) {
+			return this.template.multiGet(keys);
+		}
+
+		@Override
+		public void multiSet(Map<String, String> values) {
+			this.template.multiSet(values);
+		}
+
+		@Override
+		public void close() {
+			this.templates.close();
+		}
+
 	}
 
 }

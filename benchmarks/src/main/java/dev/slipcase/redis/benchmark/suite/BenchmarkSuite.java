@@ -1,15 +1,18 @@
 package dev.slipcase.redis.benchmark.suite;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.slipcase.redis.benchmark.report.Baseline;
+import dev.slipcase.redis.benchmark.report.BarCharts;
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
 import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
+import dev.slipcase.redis.serializer.StoredSizeReport;
+import dev.slipcase.redis.sharded.ShardedMemoryReport;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -18,19 +21,25 @@ import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.RunnerException;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
 
 /**
  * Runs every benchmark of the suite with one {@link Profile}, each beside its baseline, with
- * {@code -prof gc}, writes JMH's JSON to {@code jmh-result.json} and the report with its charts
+ * {@code -prof gc}; measures stored sizes and Redis memory per key (plain vs sharded, a fresh
+ * server per case); writes JMH's JSON to {@code jmh-result.json} and the report with its charts
  * next to it.
  * <pre>
- * java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.benchmark.suite.BenchmarkSuite quick docs/benchmarks
+ * benchmarks/run quick      # or: java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.benchmark.suite.BenchmarkSuite quick docs/benchmarks
  * </pre>
  */
 public final class BenchmarkSuite {
 
-	/** JMH's results inside the output folder. */
+	/** JMH's results of every run, one JSON array, inside the output folder. */
 	public static final String RESULTS_FILE = "jmh-result.json";
+
+	/** The chart of Redis memory per key, plain vs sharded, inside the charts folder. */
+	public static final String MEMORY_CHART = "sharded-memory-per-key.svg";
 
 	private final Profile profile;
 
@@ -51,8 +60,8 @@ public final class BenchmarkSuite {
 		}
 		Profile profile = Profile.named(args[0]);
 		Path output = Path.of((args.length > 1) ? args[1] : "docs/benchmarks");
-		String command = System.getProperty("slipcase.benchmark.command",
-				"java -cp benchmarks/target/benchmarks.jar " + BenchmarkSuite.class.getName() + " " + String.join(" ", args));
+		String command = System.getProperty("slipcase.benchmark.command", "java -cp benchmarks/target/benchmarks.jar "
+				+ BenchmarkSuite.class.getName() + " " + String.join(" ", args));
 		Path report = new BenchmarkSuite(profile, output, command).run();
 		System.out.println("Report written to " + report);
 	}
@@ -63,29 +72,59 @@ public final class BenchmarkSuite {
 	 */
 	Path run() throws IOException, RunnerException {
 		Files.createDirectories(this.output);
+		Path runs = Files.createTempDirectory("slipcase-jmh-");
+		List<Path> resultFiles = new ArrayList<>();
+		for (SuiteEntry entry : SuiteEntries.all()) {
+			for (int threads : entry.threads()) {
+				Path results = runs.resolve(entry.benchmarkClass().getSimpleName() + "-t" + threads + ".json");
+				new Runner(options(entry, threads, results).build()).run();
+				resultFiles.add(results);
+			}
+		}
 		Path results = this.output.resolve(RESULTS_FILE);
-		List<Baseline> baselines = new ArrayList<>();
-		ChainedOptionsBuilder options = new OptionsBuilder().forks(this.profile.forks())
+		merge(resultFiles, results);
+
+		List<ShardedMemoryReport.Row> memory = ShardedMemoryReport.measureAll(this.profile.memoryKeys());
+		Path chartsFolder = this.output.resolve(BenchmarkReport.CHARTS_FOLDER);
+		BarCharts.write(chartsFolder.resolve(MEMORY_CHART), "Redis memory per key: plain SET vs sharded",
+				"bytes per key (lower is less)", ShardedMemoryReport.chart(memory));
+		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results),
+				SuiteEntries.all().stream().map(SuiteEntry::baseline).toList(),
+				Environment.current(this.command, redisVersion()))
+			.section("Redis memory per key: plain SET vs sharded",
+					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
+							+ ShardedMemoryReport.markdown(memory))
+			.section("Stored size per serializer", StoredSizeReport.markdown());
+		return report.writeTo(this.output);
+	}
+
+	private ChainedOptionsBuilder options(SuiteEntry entry, int threads, Path results) {
+		ChainedOptionsBuilder options = new OptionsBuilder().include(entry.include())
+			.forks(this.profile.forks())
 			.warmupIterations(this.profile.warmupIterations())
 			.warmupTime(this.profile.warmupTime())
 			.measurementIterations(this.profile.measurementIterations())
 			.measurementTime(this.profile.measurementTime())
+			.threads(threads)
 			.addProfiler(GCProfiler.class)
 			.shouldFailOnError(true)
 			.resultFormat(ResultFormatType.JSON)
 			.result(results.toString());
-		List<SuiteEntry> entries = SuiteEntries.all();
-		for (SuiteEntry entry : entries) {
-			options.include(entry.include());
-			baselines.add(entry.baseline());
-			if (this.profile.reducedParams()) {
-				entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
-			}
+		if (this.profile.reducedParams()) {
+			entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
 		}
-		new Runner(options.build()).run();
-		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results), baselines,
-				Environment.current(this.command, redisVersion()));
-		return report.writeTo(this.output);
+		return options;
+	}
+
+	/** Concatenates the JSON arrays JMH wrote for each run into one. */
+	private static void merge(List<Path> files, Path target) throws IOException {
+		JsonMapper mapper = JsonMapper.builder().build();
+		ArrayNode all = mapper.createArrayNode();
+		for (Path file : files) {
+			mapper.readTree(Files.readString(file)).forEach(all::add);
+		}
+		Files.writeString(target, mapper.writerWithDefaultPrettyPrinter().writeValueAsString(all),
+				StandardCharsets.UTF_8);
 	}
 
 	private static String redisVersion() {

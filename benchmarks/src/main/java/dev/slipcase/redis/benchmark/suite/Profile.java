@@ -11,13 +11,13 @@ import org.openjdk.jmh.runner.options.TimeValue;
 public enum Profile {
 
 	/** One very short iteration in this JVM: proves the suite and the report still work, measures nothing. */
-	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true),
+	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true, 1_000),
 
 	/** A first look, under about ten minutes on two cores: one fork, short iterations, fewer parameters. */
-	QUICK(1, 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), true),
+	QUICK(1, 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), true, 100_000),
 
 	/** Error bars you can trust: two forks, longer warm-up and more iterations, every parameter. */
-	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false);
+	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false, 1_000_000);
 
 	private final int forks;
 
@@ -31,14 +31,17 @@ public enum Profile {
 
 	private final boolean reducedParams;
 
+	private final int memoryKeys;
+
 	Profile(int forks, int warmupIterations, TimeValue warmupTime, int measurementIterations,
-			TimeValue measurementTime, boolean reducedParams) {
+			TimeValue measurementTime, boolean reducedParams, int memoryKeys) {
 		this.forks = forks;
 		this.warmupIterations = warmupIterations;
 		this.warmupTime = warmupTime;
 		this.measurementIterations = measurementIterations;
 		this.measurementTime = measurementTime;
 		this.reducedParams = reducedParams;
+		this.memoryKeys = memoryKeys;
 	}
 
 	int forks() {
@@ -64,6 +67,11 @@ public enum Profile {
 	/** Whether each benchmark runs only its reduced parameter set. */
 	boolean reducedParams() {
 		return this.reducedParams;
+	}
+
+	/** How many keys of each kind the memory comparison stores. */
+	int memoryKeys() {
+		return this.memoryKeys;
 	}
 
 	/**

@@ -5,9 +5,14 @@ import java.util.Map;
 
 import dev.slipcase.redis.benchmark.report.Baseline;
 import dev.slipcase.redis.serializer.SerializerBenchmark;
+import dev.slipcase.redis.serializer.compression.CompressionBenchmark;
+import dev.slipcase.redis.sharded.ShardedTemplateBenchmark;
+import dev.slipcase.redis.template.LeaseBenchmark;
+import dev.slipcase.redis.template.MultiTenantBenchmark;
+import dev.slipcase.redis.template.TemplateBenchmark;
 
 /**
- * The benchmarks the suite runs, each with its baseline: what a user would otherwise use.
+ * The benchmarks the suite runs, each beside its baseline: what a user would otherwise use.
  */
 final class SuiteEntries {
 
@@ -15,9 +20,26 @@ final class SuiteEntries {
 	}
 
 	static List<SuiteEntry> all() {
-		return List.of(new SuiteEntry(SerializerBenchmark.class,
-				new Baseline("SerializerBenchmark", "serializer", "spring-generic-json"),
-				Map.of("payload", List.of("SMALL", "ORDER", "DOCUMENT"))));
+		return List.of(
+				entry(SerializerBenchmark.class, "serializer", "spring-generic-json",
+						Map.of("payload", List.of("ORDER", "DOCUMENT"))),
+				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
+						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
+				entry(TemplateBenchmark.class, "candidate", "spring-generic-json", Map.of(), List.of(1, 8)),
+				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
+				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
+				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
+	}
+
+	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
+			Map<String, List<String>> reducedParams) {
+		return entry(benchmark, candidateParam, baseline, reducedParams, List.of(1));
+	}
+
+	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
+			Map<String, List<String>> reducedParams, List<Integer> threads) {
+		return new SuiteEntry(benchmark, new Baseline(benchmark.getSimpleName(), candidateParam, baseline),
+				reducedParams, threads);
 	}
 
 }

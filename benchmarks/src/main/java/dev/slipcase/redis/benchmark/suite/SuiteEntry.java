@@ -13,8 +13,10 @@ import dev.slipcase.redis.benchmark.report.Baseline;
  * @param baseline the candidate parameter and its baseline value
  * @param reducedParams parameter values for the quick and smoke profiles; parameters not named
  * keep all their values
+ * @param threads the thread counts to run the class with, one run each
  */
-record SuiteEntry(Class<?> benchmarkClass, Baseline baseline, Map<String, List<String>> reducedParams) {
+record SuiteEntry(Class<?> benchmarkClass, Baseline baseline, Map<String, List<String>> reducedParams,
+		List<Integer> threads) {
 
 	SuiteEntry {
 		if (!baseline.benchmarkClass().equals(benchmarkClass.getSimpleName())) {
@@ -22,6 +24,7 @@ record SuiteEntry(Class<?> benchmarkClass, Baseline baseline, Map<String, List<S
 					+ benchmarkClass.getSimpleName());
 		}
 		reducedParams = Map.copyOf(reducedParams);
+		threads = List.copyOf(threads);
 	}
 
 	/** The JMH include pattern that selects exactly this class's benchmarks. */

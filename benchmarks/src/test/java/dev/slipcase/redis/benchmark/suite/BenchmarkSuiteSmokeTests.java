@@ -36,6 +36,9 @@ class BenchmarkSuiteSmokeTests {
 				.contains("**" + entry.baseline().baselineValue() + "** (baseline)");
 		}
 		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
+		assertThat(markdown).contains("## Redis memory per key: plain SET vs sharded", "plain SET B/key",
+				"## Stored size per serializer");
+		assertThat(output.resolve(BenchmarkReport.CHARTS_FOLDER).resolve(BenchmarkSuite.MEMORY_CHART)).isRegularFile();
 
 		List<Path> charts;
 		try (Stream<Path> files = Files.list(output.resolve(BenchmarkReport.CHARTS_FOLDER))) {
