@@ -171,4 +171,21 @@ class ObservabilityIntegrationTests {
 			});
 	}
 
+	@Test
+	void aNamespaceWhoseReportFailsShowsTheErrorAndTheRestIsReturned() {
+		String name = "gone" + Long.toHexString(System.nanoTime());
+		ShardedTemplates closed = ShardedTemplates.create(this.client);
+		ShardedTemplate<String> broken = closed.template(ShardedNamespace.builder(name).keyPrefix(name + ":").build(),
+				SlipcaseSerializers.string());
+		closed.close();
+		this.runner.withBean("gone", ShardedTemplate.class, () -> broken).run((context) -> {
+			SlipcaseDescriptor descriptor = context.getBean(SlipcaseEndpoint.class).slipcase();
+			ShardedDescriptor gone = descriptor.sharded().get(name);
+			assertThat(gone.memory()).isNull();
+			assertThat(gone.error()).isNotBlank();
+			assertThat(gone.layout().namespace()).isEqualTo(name);
+			assertThat(descriptor.properties()).containsEntry("slipcase.redis.compression.min-size", "64");
+		});
+	}
+
 }
