@@ -1,8 +1,6 @@
 package dev.slipcase.redis.autoconfigure.metrics;
 
-import java.util.ArrayList;
 import java.util.IdentityHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,6 +16,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SlipcaseObserver} that records what Slipcase does as Micrometer meters, registered with
@@ -87,9 +86,7 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 
 	private final AtomicLong leases = new AtomicLong();
 
-	private final List<ByteBufAllocatorMetric> allocatorMetrics = new ArrayList<>();
-
-	private volatile SlipcaseObservers.@org.jspecify.annotations.Nullable Registration registration;
+	private volatile SlipcaseObservers.@Nullable Registration registration;
 
 	private SlipcaseMeters(MeterRegistry registry) {
 		this.registry = registry;
@@ -125,7 +122,6 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 			if (seen.put(allocator, Boolean.TRUE) == null
 					&& allocator instanceof ByteBufAllocatorMetricProvider provider) {
 				ByteBufAllocatorMetric metric = provider.metric();
-				this.allocatorMetrics.add(metric);
 				Gauge.builder(BUFFER_MEMORY, metric, ByteBufAllocatorMetric::usedHeapMemory)
 					.tags("allocator", name, "kind", "heap")
 					.baseUnit("bytes")
