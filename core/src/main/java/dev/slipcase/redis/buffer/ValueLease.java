@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 
@@ -19,10 +21,15 @@ import io.netty.buffer.ByteBuf;
  * The caller is responsible for closing the lease; a lease that is never closed is a leaked
  * pooled buffer, which Netty's leak detector reports. Not thread-safe for reading; closing is
  * idempotent and may happen on any thread.
+ * <p>
+ * Opening and closing are reported to the {@link SlipcaseObserver} current when the lease was
+ * opened (the same one both times, so an observer's count of open leases stays balanced).
  */
 public final class ValueLease implements AutoCloseable {
 
 	private final ByteBuf content;
+
+	private final SlipcaseObserver observer;
 
 	private static final AtomicIntegerFieldUpdater<ValueLease> CLOSED = AtomicIntegerFieldUpdater
 		.newUpdater(ValueLease.class, "closed");
@@ -31,6 +38,8 @@ public final class ValueLease implements AutoCloseable {
 
 	private ValueLease(ByteBuf content) {
 		this.content = content;
+		this.observer = SlipcaseObservers.current();
+		this.observer.leaseOpened();
 	}
 
 	/**
@@ -84,7 +93,12 @@ public final class ValueLease implements AutoCloseable {
 	@Override
 	public void close() {
 		if (CLOSED.compareAndSet(this, 0, 1)) {
-			this.content.release();
+			try {
+				this.content.release();
+			}
+			finally {
+				this.observer.leaseClosed();
+			}
 		}
 	}
 

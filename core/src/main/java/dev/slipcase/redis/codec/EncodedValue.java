@@ -2,6 +2,8 @@ package dev.slipcase.redis.codec;
 
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -22,7 +24,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * whichever of the two finishes last, never under the encoder's feet. Because Netty recycles
  * pooled buffer objects, the guard lives in this object, not in the buffer's reference count.
  * <p>
- * Thread-safe.
+ * {@link #encode} reports each value written (or failure) to
+ * {@link SlipcaseObservers#current()}. Thread-safe.
  */
 public final class EncodedValue {
 
@@ -62,18 +65,33 @@ public final class EncodedValue {
 			throw new IllegalArgumentException("value must not be null");
 		}
 		ByteBuf buffer = allocator.directBuffer(Math.max(format.estimateSize(value), 16));
+		EncodedValue encoded;
 		try {
 			format.encode(value, buffer);
-			return new EncodedValue(buffer);
+			encoded = new EncodedValue(buffer);
 		}
 		catch (SerializationException ex) {
 			buffer.release();
+			failed(format);
 			throw ex;
 		}
 		catch (RuntimeException | StackOverflowError ex) {
 			buffer.release();
+			failed(format);
 			throw new SerializationException("Cannot encode a " + value.getClass().getName() + " with format '"
 					+ format.name() + "': " + ex, ex);
+		}
+		SlipcaseObserver observer = SlipcaseObservers.current();
+		if (observer != SlipcaseObserver.NOOP) {
+			observer.valueWritten(format.name(), encoded.size);
+		}
+		return encoded;
+	}
+
+	private static void failed(ValueFormat<?> format) {
+		SlipcaseObserver observer = SlipcaseObservers.current();
+		if (observer != SlipcaseObserver.NOOP) {
+			observer.serializationFailed(format.name(), SlipcaseObserver.Operation.WRITE);
 		}
 	}
 

@@ -2,6 +2,8 @@ package dev.slipcase.redis.codec;
 
 import java.nio.ByteBuffer;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.ToByteBufEncoder;
@@ -25,7 +27,8 @@ import io.netty.buffer.ByteBufAllocator;
  * <p>
  * {@link #isEstimateExact()} is {@code true} only when both formats' estimates are exact and the
  * key and value format are the same, since Lettuce asks one {@link #estimateSize(Object)} for
- * keys and values alike. Immutable and thread-safe.
+ * keys and values alike. Values written and read (not keys) are reported to
+ * {@link SlipcaseObservers#current()}. Immutable and thread-safe.
  *
  * @param <K> the type of keys
  * @param <V> the type of values
@@ -80,7 +83,7 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 	/** Decodes a key from Lettuce's receive buffer; nothing keeps a reference to {@code bytes}. */
 	@Override
 	public K decodeKey(ByteBuffer bytes) {
-		return FormatDecoding.decode(this.keys, bytes, null);
+		return FormatDecoding.decode(this.keys, bytes, null, false);
 	}
 
 	/**
@@ -103,7 +106,16 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 	/** A heap copy of the encoded value (Lettuce uses it only when not encoding to a ByteBuf). */
 	@Override
 	public ByteBuffer encodeValue(V value) {
-		return toByteBuffer(this.values, value);
+		ByteBuffer encoded;
+		try {
+			encoded = toByteBuffer(this.values, value);
+		}
+		catch (RuntimeException ex) {
+			writeFailed();
+			throw ex;
+		}
+		written(encoded.remaining());
+		return encoded;
 	}
 
 	/** Writes {@code key} into Lettuce's buffer {@code target}; never releases it. */
@@ -115,7 +127,29 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 	/** Writes {@code value} into Lettuce's buffer {@code target}; never releases it. */
 	@Override
 	public void encodeValue(V value, ByteBuf target) {
-		this.values.encode(value, target);
+		int start = target.writerIndex();
+		try {
+			this.values.encode(value, target);
+		}
+		catch (RuntimeException ex) {
+			writeFailed();
+			throw ex;
+		}
+		written(target.writerIndex() - start);
+	}
+
+	private void written(int bytes) {
+		SlipcaseObserver observer = SlipcaseObservers.current();
+		if (observer != SlipcaseObserver.NOOP) {
+			observer.valueWritten(this.values.name(), bytes);
+		}
+	}
+
+	private void writeFailed() {
+		SlipcaseObserver observer = SlipcaseObservers.current();
+		if (observer != SlipcaseObserver.NOOP) {
+			observer.serializationFailed(this.values.name(), SlipcaseObserver.Operation.WRITE);
+		}
 	}
 
 	@Override

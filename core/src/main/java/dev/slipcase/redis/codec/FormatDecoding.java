@@ -2,6 +2,8 @@ package dev.slipcase.redis.codec;
 
 import java.nio.ByteBuffer;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -13,7 +15,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * Decodes a {@code ByteBuffer} that Lettuce hands over (a view of its receive buffer, valid only
  * during the call) with a {@link ValueFormat}, without copying it into a {@code byte[]}: the
  * buffer is wrapped, not copied. Any failure becomes a {@link SerializationException} naming the
- * format and, where known, the key.
+ * format and, where known, the key. Each value read (or failure) is reported to
+ * {@link SlipcaseObservers#current()}; {@link FormatCodec}'s keys are not.
  */
 public final class FormatDecoding {
 
@@ -30,9 +33,14 @@ public final class FormatDecoding {
 	 * @throws SerializationException when the format rejects the bytes or fails in any other way
 	 */
 	public static <T> T decode(ValueFormat<T> format, ByteBuffer bytes, @Nullable Object key) {
+		return decode(format, bytes, key, true);
+	}
+
+	/** Decodes a key or value; {@code observed} says whether it is reported as a value read. */
+	static <T> T decode(ValueFormat<T> format, ByteBuffer bytes, @Nullable Object key, boolean observed) {
 		ByteBuf view = Unpooled.wrappedBuffer(bytes);
 		try {
-			return decode(format, view, key);
+			return decode(format, view, key, observed);
 		}
 		finally {
 			// a view: releasing it never frees Lettuce's memory
@@ -50,22 +58,46 @@ public final class FormatDecoding {
 	 * @throws SerializationException when the format rejects the bytes or fails in any other way
 	 */
 	public static <T> T decode(ValueFormat<T> format, ByteBuf bytes, @Nullable Object key) {
+		return decode(format, bytes, key, true);
+	}
+
+	private static <T> T decode(ValueFormat<T> format, ByteBuf bytes, @Nullable Object key, boolean observed) {
 		ByteBuf view = bytes;
+		int start = view.readerIndex();
 		try {
 			T value = format.decode(view);
 			if (value == null) {
 				throw new SerializationException(describe(format, key, view) + ": the format returned null");
 			}
+			if (observed) {
+				SlipcaseObserver observer = SlipcaseObservers.current();
+				if (observer != SlipcaseObserver.NOOP) {
+					observer.valueRead(format.name(), view.readerIndex() - start);
+				}
+			}
 			return value;
 		}
 		catch (SerializationException ex) {
+			if (observed) {
+				failed(format);
+			}
 			if (key == null) {
 				throw ex;
 			}
 			throw new SerializationException(describe(format, key, view) + ": " + ex.getMessage(), ex);
 		}
 		catch (RuntimeException | StackOverflowError ex) {
+			if (observed) {
+				failed(format);
+			}
 			throw new SerializationException(describe(format, key, view) + ": " + ex, ex);
+		}
+	}
+
+	private static void failed(ValueFormat<?> format) {
+		SlipcaseObserver observer = SlipcaseObservers.current();
+		if (observer != SlipcaseObserver.NOOP) {
+			observer.serializationFailed(format.name(), SlipcaseObserver.Operation.READ);
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -24,7 +25,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * Compression (the decorator over any format): a value whose encoded body is smaller than the
  * minimum size, or that does not shrink, is stored uncompressed; otherwise it is stored as header
  * plus compressed body. Decompression is capped at {@code maxDecompressedSize}, which is passed to
- * {@link Compressor#decompress} and also bounds the scratch buffer.
+ * {@link Compressor#decompress} and also bounds the scratch buffer. Each compression is reported
+ * to {@link SlipcaseObservers#current()} with the body's size before and after.
  * <p>
  * Scratch buffers (the body before compression, the body after decompression) come from the
  * configured allocator and are released before each call returns, also when it throws; {@code in}
@@ -110,7 +112,9 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 				int mark = out.writerIndex();
 				FormatHeader.write(out, this.writeFormat.formatId(), compressor.id());
 				compressor.compress(body, out);
-				if (out.writerIndex() - mark - FormatHeader.LENGTH < bodyLength) {
+				int compressedLength = out.writerIndex() - mark - FormatHeader.LENGTH;
+				SlipcaseObservers.current().compressed(compressor.name(), bodyLength, compressedLength);
+				if (compressedLength < bodyLength) {
 					return;
 				}
 				out.writerIndex(mark);

@@ -1,6 +1,8 @@
 package dev.slipcase.redis.serializer;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
@@ -23,6 +25,9 @@ import org.springframework.data.redis.serializer.SerializationException;
  * array (or {@code null}) deserializes to {@code null} ({@code ""} for the string serializer, as
  * {@code StringRedisSerializer} does). Failures are {@link SerializationException}s naming the
  * format. Immutable and thread-safe; create through {@link SlipcaseSerializers}.
+ * <p>
+ * Each value written or read, and each failure, is reported to
+ * {@link SlipcaseObservers#current()} under the format's name.
  *
  * @param <T> the type of value
  */
@@ -38,12 +43,15 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 
 	private final ByteBufAllocator allocator;
 
+	private final String formatName;
+
 	private SlipcaseRedisSerializer(ValueFormat<T> format, @Nullable Class<?> targetType, @Nullable T emptyValue,
 			ByteBufAllocator allocator) {
 		this.format = format;
 		this.targetType = targetType;
 		this.emptyValue = emptyValue;
 		this.allocator = allocator;
+		this.formatName = format.name();
 	}
 
 	/**
@@ -86,26 +94,32 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 		if (value == null) {
 			return EMPTY;
 		}
+		byte[] bytes;
 		try {
-			if (this.format.isEstimateExact()) {
-				return serializeExact(value);
-			}
-			ByteBuf scratch = this.allocator.buffer(this.format.estimateSize(value));
-			try {
-				this.format.encode(value, scratch);
-				byte[] bytes = new byte[scratch.readableBytes()];
-				scratch.readBytes(bytes);
-				return bytes;
-			}
-			finally {
-				scratch.release();
-			}
+			bytes = this.format.isEstimateExact() ? serializeExact(value) : serializeScratch(value);
 		}
 		catch (SerializationException ex) {
+			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw FormatErrors.encodeFailure(this.format.name(), ex);
+			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
+			throw FormatErrors.encodeFailure(this.formatName, ex);
+		}
+		SlipcaseObservers.current().valueWritten(this.formatName, bytes.length);
+		return bytes;
+	}
+
+	private byte[] serializeScratch(T value) {
+		ByteBuf scratch = this.allocator.buffer(this.format.estimateSize(value));
+		try {
+			this.format.encode(value, scratch);
+			byte[] bytes = new byte[scratch.readableBytes()];
+			scratch.readBytes(bytes);
+			return bytes;
+		}
+		finally {
+			scratch.release();
 		}
 	}
 
@@ -137,15 +151,18 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 		try {
 			T value = this.format.decode(in);
 			if (in.isReadable()) {
-				throw FormatErrors.error(this.format.name(), in.readableBytes() + " bytes left after the value");
+				throw FormatErrors.error(this.formatName, in.readableBytes() + " bytes left after the value");
 			}
+			SlipcaseObservers.current().valueRead(this.formatName, bytes.length);
 			return value;
 		}
 		catch (SerializationException ex) {
+			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			throw FormatErrors.decodeFailure(this.format.name(), ex);
+			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
+			throw FormatErrors.decodeFailure(this.formatName, ex);
 		}
 		finally {
 			in.release();

@@ -40,6 +40,7 @@ import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
 
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import dev.slipcase.redis.sharded.KeyPlacement.Owned;
 
@@ -65,6 +66,9 @@ import dev.slipcase.redis.sharded.KeyPlacement.Owned;
  * <b>Acknowledged writes only.</b> Every method waits for Redis's replies and throws (a Spring
  * {@code DataAccessException}) on an error or time-out; it never reports a write it did not see
  * acknowledged. Thread-safe; keys and values must not be {@code null} unless stated.
+ * <p>
+ * Values written to overflow keys because they are too long, and every {@link #memoryReport(int)},
+ * are reported to {@link SlipcaseObservers#current()}.
  *
  * @param <V> the value type
  */
@@ -471,8 +475,10 @@ public final class ShardedTemplate<V> {
 			int bucketCapacity = names.get(i).startsWith(this.hashedBucketPrefix) ? capacity : this.layout.bucketSize();
 			fill += (length != null) ? (double) length / bucketCapacity : 0;
 		}
-		return new BucketMemoryReport(this.namespace.name(), names.size(), compact, flipped.size(), flipped, fields, bytes,
-				(fields > 0) ? (double) bytes / fields : 0, names.isEmpty() ? 0 : fill / names.size());
+		BucketMemoryReport report = new BucketMemoryReport(this.namespace.name(), names.size(), compact, flipped.size(),
+				flipped, fields, bytes, (fields > 0) ? (double) bytes / fields : 0, names.isEmpty() ? 0 : fill / names.size());
+		SlipcaseObservers.current().memoryReported(report);
+		return report;
 	}
 
 	/**
@@ -533,6 +539,7 @@ public final class ShardedTemplate<V> {
 		byte[] fieldExpiry = this.limits.fieldExpiry() ? ONE : ZERO;
 		List<List<Integer>> groups = new ArrayList<>(groupByBucket(locations).values());
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(groups.size());
+		boolean[] overflow = new boolean[n];
 		Batch batch = new Batch();
 		for (List<Integer> group : groups) {
 			Location first = locations.get(group.get(0));
@@ -551,7 +558,8 @@ public final class ShardedTemplate<V> {
 				keys[1 + i] = location.overflow();
 				args[6 + 3 * i] = location.field();
 				args[7 + 3 * i] = value;
-				args[8 + 3 * i] = (location.fieldFits() && value.length <= this.limits.maxValueBytes()) ? ONE : ZERO;
+				overflow[group.get(i)] = !location.fieldFits() || value.length > this.limits.maxValueBytes();
+				args[8 + 3 * i] = overflow[group.get(i)] ? ZERO : ONE;
 			}
 			replies.add(batch.script(Script.SET, keys, args));
 		}
@@ -568,6 +576,15 @@ public final class ShardedTemplate<V> {
 			for (int i = 0; i < group.size(); i++) {
 				written[group.get(i)] = ((Long) reply.get(i)) == 1;
 			}
+		}
+		int overflowWrites = 0;
+		for (int i = 0; i < n; i++) {
+			if (written[i] && overflow[i]) {
+				overflowWrites++;
+			}
+		}
+		if (overflowWrites > 0) {
+			SlipcaseObservers.current().overflowWritten(this.namespace.name(), overflowWrites);
 		}
 		if (!refused.isEmpty()) {
 			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + refused.size()

@@ -1,0 +1,172 @@
+package dev.slipcase.redis.metrics;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.slipcase.redis.sharded.BucketMemoryReport;
+
+/**
+ * The JVM-wide registration point of {@link SlipcaseObserver}s, read by every instrumented class.
+ * <p>
+ * A single global point rather than a parameter on every factory: serializers are created by
+ * static factories and shared as constants ({@code SlipcaseSerializers.string()}), by format
+ * routers and by user code, and would otherwise each need to be handed an observer. With no
+ * observer registered, {@link #current()} is {@link SlipcaseObserver#NOOP}, and an instrumented
+ * call costs one volatile read and an empty call on primitives and constant names: nothing is
+ * allocated. With several registered (several application contexts in one JVM), each receives
+ * every event.
+ * <p>
+ * Thread-safe. Registration is rare (start-up, shutdown) and copies; reading never locks.
+ */
+public final class SlipcaseObservers {
+
+	private static final List<SlipcaseObserver> registered = new ArrayList<>();
+
+	private static volatile SlipcaseObserver current = SlipcaseObserver.NOOP;
+
+	private SlipcaseObservers() {
+	}
+
+	/**
+	 * The observer instrumented code reports to: {@link SlipcaseObserver#NOOP} when none is
+	 * registered, the one registered, or one that forwards to each registered observer.
+	 * @return the observer, never {@code null}
+	 */
+	public static SlipcaseObserver current() {
+		return current;
+	}
+
+	/**
+	 * Starts reporting to {@code observer} until the returned registration is closed.
+	 * @param observer the observer, never {@code null}
+	 * @return a handle whose {@link Registration#close()} stops reporting to it (idempotent)
+	 */
+	public static Registration register(SlipcaseObserver observer) {
+		if (observer == null) {
+			throw new IllegalArgumentException("observer must not be null");
+		}
+		synchronized (registered) {
+			registered.add(observer);
+			refresh();
+		}
+		return new Registration(observer);
+	}
+
+	private static void unregister(SlipcaseObserver observer) {
+		synchronized (registered) {
+			for (int i = 0; i < registered.size(); i++) {
+				if (registered.get(i) == observer) {
+					registered.remove(i);
+					break;
+				}
+			}
+			refresh();
+		}
+	}
+
+	private static void refresh() {
+		current = switch (registered.size()) {
+			case 0 -> SlipcaseObserver.NOOP;
+			case 1 -> registered.get(0);
+			default -> new Composite(registered.toArray(new SlipcaseObserver[0]));
+		};
+	}
+
+	/** An observer's registration; closing it stops reporting to the observer. */
+	public static final class Registration implements AutoCloseable {
+
+		private final SlipcaseObserver observer;
+
+		private boolean closed;
+
+		private Registration(SlipcaseObserver observer) {
+			this.observer = observer;
+		}
+
+		/** The registered observer. */
+		public SlipcaseObserver observer() {
+			return this.observer;
+		}
+
+		/** Stops reporting to the observer. Idempotent. */
+		@Override
+		public void close() {
+			synchronized (this) {
+				if (this.closed) {
+					return;
+				}
+				this.closed = true;
+			}
+			unregister(this.observer);
+		}
+
+	}
+
+	/** Forwards every event to each of several observers. */
+	private static final class Composite implements SlipcaseObserver {
+
+		private final SlipcaseObserver[] observers;
+
+		Composite(SlipcaseObserver[] observers) {
+			this.observers = observers;
+		}
+
+		@Override
+		public void valueWritten(String format, int bytes) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.valueWritten(format, bytes);
+			}
+		}
+
+		@Override
+		public void valueRead(String format, int bytes) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.valueRead(format, bytes);
+			}
+		}
+
+		@Override
+		public void serializationFailed(String format, Operation operation) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.serializationFailed(format, operation);
+			}
+		}
+
+		@Override
+		public void compressed(String compressor, int bytesIn, int bytesOut) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.compressed(compressor, bytesIn, bytesOut);
+			}
+		}
+
+		@Override
+		public void leaseOpened() {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.leaseOpened();
+			}
+		}
+
+		@Override
+		public void leaseClosed() {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.leaseClosed();
+			}
+		}
+
+		@Override
+		public void overflowWritten(String namespace, int count) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.overflowWritten(namespace, count);
+			}
+		}
+
+		@Override
+		public void memoryReported(BucketMemoryReport report) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.memoryReported(report);
+			}
+		}
+
+	}
+
+}
