@@ -217,10 +217,20 @@ class SlipcaseRedisAutoConfigurationTests {
 
 	@Test
 	void unknownFormatFailsStartup() {
-		this.runner.withPropertyValues("slipcase.redis.format=avro")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("slipcase.redis.format"));
+		this.runner.withPropertyValues("slipcase.redis.format=avro").run((context) -> {
+			assertThat(context).hasFailed();
+			FailureAnalysis analysis = org.springframework.core.io.support.SpringFactoriesLoader.forDefaultResourceLocation()
+				.load(org.springframework.boot.diagnostics.FailureAnalyzer.class,
+						org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler
+							.logging(org.apache.commons.logging.LogFactory.getLog(getClass())))
+				.stream()
+				.map((analyzer) -> analyzer.analyze(context.getStartupFailure()))
+				.filter(java.util.Objects::nonNull)
+				.findFirst()
+				.orElseThrow();
+			assertThat(analysis.getDescription()).contains("slipcase.redis.format").contains("avro");
+			assertThat(analysis.getAction()).contains("JSON").contains("PROTOSTUFF");
+		});
 	}
 
 	@Test
