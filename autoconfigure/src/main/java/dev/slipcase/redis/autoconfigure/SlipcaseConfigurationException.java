@@ -24,7 +24,7 @@ public class SlipcaseConfigurationException extends RuntimeException {
 	 */
 	public SlipcaseConfigurationException(String property, String description, String action,
 			@Nullable Throwable cause) {
-		super(description, cause);
+		super(property + ": " + description, cause);
 		this.property = property;
 		this.action = action;
 	}
@@ -32,6 +32,11 @@ public class SlipcaseConfigurationException extends RuntimeException {
 	/** The property to change. */
 	public String getProperty() {
 		return this.property;
+	}
+
+	/** What is wrong, without the property's name. */
+	public String getDescription() {
+		return getMessage().substring(this.property.length() + 2);
 	}
 
 	/** What to change. */

@@ -12,7 +12,7 @@ class SlipcaseConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<Slipc
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, SlipcaseConfigurationException cause) {
 		String description = "Invalid Slipcase configuration '" + cause.getProperty() + "':\n\n    "
-				+ cause.getMessage();
+				+ cause.getDescription();
 		return new FailureAnalysis(description, cause.getAction(), cause);
 	}
 
