@@ -156,6 +156,43 @@ class SlipcaseRedisAutoConfigurationTests {
 	}
 
 	@Test
+	void compressionLevelAppliesToLz4AsHighCompression() {
+		this.runner.withPropertyValues("slipcase.redis.compression.algorithm=lz4", "slipcase.redis.compression.level=9")
+			.run((context) -> assertThat(
+					((dev.slipcase.redis.serializer.compression.Lz4Compressor) context.getBean("slipcaseLz4Compressor"))
+						.level())
+				.isEqualTo(9));
+	}
+
+	@Test
+	void compressionLevelAppliesOnlyToTheChosenAlgorithm() {
+		this.runner.withPropertyValues("slipcase.redis.compression.algorithm=zstd", "slipcase.redis.compression.level=12")
+			.run((context) -> assertThat(((GzipCompressor) context.getBean("slipcaseGzipCompressor")).level())
+				.isEqualTo(GzipCompressor.DEFAULT_LEVEL));
+	}
+
+	@Test
+	void missingClasspathZstdDictionaryFailsStartupWithAnAnalysis() {
+		this.runner.withPropertyValues("slipcase.redis.compression.zstd-dictionaries=classpath:slipcase/none.zdict")
+			.run((context) -> assertThat(analyze(context).getDescription()).contains("class path resource")
+				.contains("none.zdict")
+				.contains("does not exist"));
+	}
+
+	@Test
+	void aFileThatIsNotADictionaryFailsStartupWithAnAnalysis(@TempDir Path dir) throws Exception {
+		Path file = java.nio.file.Files.writeString(dir.resolve("notes.txt"), "not a dictionary");
+		this.runner.withPropertyValues("slipcase.redis.compression.zstd-dictionaries=file:" + file)
+			.run((context) -> assertThat(analyze(context).getDescription()).contains("not a usable zstd dictionary"));
+	}
+
+	@Test
+	void anInvalidTypeIdFailsStartupWithAnAnalysis() {
+		this.runner.withPropertyValues("slipcase.redis.types[bad id].type=" + Order.class.getName())
+			.run((context) -> assertThat(analyze(context).getDescription()).contains("bad id"));
+	}
+
+	@Test
 	void maxDecompressedSizeCapsWhatIsRead() {
 		String[] compressed = { ORDER, "slipcase.redis.compression.algorithm=lz4" };
 		byte[][] written = new byte[1][];
