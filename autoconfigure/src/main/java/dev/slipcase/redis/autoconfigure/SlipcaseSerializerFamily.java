@@ -2,12 +2,14 @@ package dev.slipcase.redis.autoconfigure;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
+import dev.slipcase.redis.serializer.RedisFormat;
 import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.TypeAllowlist;
@@ -149,7 +151,7 @@ public final class SlipcaseSerializerFamily {
 		if (route != null) {
 			return route;
 		}
-		return (type.isAnnotationPresent(dev.slipcase.redis.serializer.RedisFormat.class)) ? null : this.defaultChoice;
+		return (type.isAnnotationPresent(RedisFormat.class)) ? null : this.defaultChoice;
 	}
 
 	/** Builds a {@link SlipcaseSerializerFamily}; not thread-safe. */
@@ -176,6 +178,7 @@ public final class SlipcaseSerializerFamily {
 
 		/** Allows {@code type} behind the {@code Object} serializers under {@code id}. */
 		public Builder allow(String id, Class<?> type) {
+			Objects.requireNonNull(type, "type must not be null");
 			requireNewId(id);
 			this.classes.put(id, type);
 			return this;
@@ -183,6 +186,7 @@ public final class SlipcaseSerializerFamily {
 
 		/** Allows the generic {@code type} (such as {@code Page<Order>}) under {@code id}. */
 		public Builder allow(String id, TypeReference<?> type) {
+			Objects.requireNonNull(type, "type must not be null");
 			requireNewId(id);
 			this.generics.put(id, type);
 			return this;
@@ -194,6 +198,7 @@ public final class SlipcaseSerializerFamily {
 		}
 
 		private void requireNewId(String id) {
+			Objects.requireNonNull(id, "id must not be null");
 			if (isAllowed(id)) {
 				throw new IllegalArgumentException("id '" + id + "' is already allowed");
 			}
@@ -201,36 +206,45 @@ public final class SlipcaseSerializerFamily {
 
 		/** Writes {@code type}'s values as {@code choice} says, over its annotation. */
 		public Builder route(Class<?> type, Choice choice) {
+			Objects.requireNonNull(type, "type must not be null");
+			Objects.requireNonNull(choice, "choice must not be null");
 			this.routes.put(type, choice);
 			return this;
 		}
 
 		/** How values of types with neither a route nor an annotation are written. */
 		public Builder defaultChoice(Choice choice) {
+			Objects.requireNonNull(choice, "choice must not be null");
 			this.defaultChoice = choice;
 			return this;
 		}
 
 		/** The compressors values are written and read with. */
 		public Builder compressors(CompressorLookup compressors) {
+			Objects.requireNonNull(compressors, "compressors must not be null");
 			this.compressors = compressors;
 			return this;
 		}
 
 		/** The largest decompressed value accepted, in bytes. */
 		public Builder maxDecompressedSize(int maxDecompressedSize) {
+			if (maxDecompressedSize < 1) {
+				throw new IllegalArgumentException("maxDecompressedSize must be positive, was " + maxDecompressedSize);
+			}
 			this.maxDecompressedSize = maxDecompressedSize;
 			return this;
 		}
 
 		/** The allocator scratch buffers come from. */
 		public Builder allocator(ByteBufAllocator allocator) {
+			Objects.requireNonNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
 			return this;
 		}
 
 		/** The mapper JSON is written and read with. */
 		public Builder mapper(JsonMapper mapper) {
+			Objects.requireNonNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
 			return this;
 		}
