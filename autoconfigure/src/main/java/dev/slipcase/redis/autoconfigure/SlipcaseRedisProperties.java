@@ -1,0 +1,344 @@
+package dev.slipcase.redis.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.slipcase.redis.buffer.AllocatorType;
+import dev.slipcase.redis.serializer.FormatKind;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.core.io.Resource;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of Slipcase's serializers, {@code RedisTemplate} and caches, bound from
+ * {@code slipcase.redis.*}.
+ */
+@ConfigurationProperties("slipcase.redis")
+public class SlipcaseRedisProperties {
+
+	/**
+	 * Format values are written in when neither their entry under types nor a RedisFormat
+	 * annotation chooses one.
+	 */
+	private FormatKind format = FormatKind.JSON;
+
+	/**
+	 * Value types allowed behind the Object serializers of the RedisTemplate and caches, by the
+	 * short, stable id stored with each value; each entry names the class and may choose its format
+	 * and compression.
+	 */
+	private final Map<String, Type> types = new LinkedHashMap<>();
+
+	/**
+	 * Packages whose classes are all allowed behind the Object serializers, each under its name
+	 * relative to the package (Order, Order.Line). When empty, the application's packages are
+	 * scanned for RedisFormat-annotated types only.
+	 */
+	private List<String> packages = new ArrayList<>();
+
+	private final Buffer buffer = new Buffer();
+
+	private final Compression compression = new Compression();
+
+	private final RedisTemplate redisTemplate = new RedisTemplate();
+
+	private final Cache cache = new Cache();
+
+	public FormatKind getFormat() {
+		return this.format;
+	}
+
+	public void setFormat(FormatKind format) {
+		this.format = format;
+	}
+
+	public Map<String, Type> getTypes() {
+		return this.types;
+	}
+
+	public List<String> getPackages() {
+		return this.packages;
+	}
+
+	public void setPackages(List<String> packages) {
+		this.packages = packages;
+	}
+
+	public Buffer getBuffer() {
+		return this.buffer;
+	}
+
+	public Compression getCompression() {
+		return this.compression;
+	}
+
+	public RedisTemplate getRedisTemplate() {
+		return this.redisTemplate;
+	}
+
+	public Cache getCache() {
+		return this.cache;
+	}
+
+	/** Scratch buffers the serializers encode and decompress through. */
+	public static class Buffer {
+
+		/**
+		 * Kind of Netty allocator scratch buffers come from.
+		 */
+		private AllocatorType allocator = AllocatorType.ADAPTIVE;
+
+		/**
+		 * Whether scratch buffers are direct (off-heap) rather than heap buffers.
+		 */
+		private boolean direct = true;
+
+		public AllocatorType getAllocator() {
+			return this.allocator;
+		}
+
+		public void setAllocator(AllocatorType allocator) {
+			this.allocator = allocator;
+		}
+
+		public boolean isDirect() {
+			return this.direct;
+		}
+
+		public void setDirect(boolean direct) {
+			this.direct = direct;
+		}
+
+	}
+
+	/** Compression of stored values. */
+	public static class Compression {
+
+		/**
+		 * Compressor new values are written with when their type does not choose one: none, lz4,
+		 * zstd or gzip. Values are read with every available compressor whatever this says.
+		 */
+		private String algorithm = "none";
+
+		/**
+		 * Smallest encoded value that is compressed; smaller values are stored as they are.
+		 */
+		private DataSize minSize = DataSize.ofBytes(128);
+
+		/**
+		 * Compression level of the chosen algorithm (zstd: -7 to 22, gzip: 1 to 9, lz4: 1 to 17 for
+		 * LZ4 HC). The algorithm's default when not set.
+		 */
+		private @Nullable Integer level;
+
+		/**
+		 * Largest decompressed value accepted; bigger values are refused rather than inflated.
+		 */
+		private DataSize maxDecompressedSize = DataSize.ofMegabytes(32);
+
+		/**
+		 * Zstd dictionaries (classpath: or file: locations). Values are written with the first and
+		 * read with any of them, so keep an old dictionary listed after rolling out a new one.
+		 */
+		private List<Resource> zstdDictionaries = new ArrayList<>();
+
+		public String getAlgorithm() {
+			return this.algorithm;
+		}
+
+		public void setAlgorithm(String algorithm) {
+			this.algorithm = algorithm;
+		}
+
+		public DataSize getMinSize() {
+			return this.minSize;
+		}
+
+		public void setMinSize(DataSize minSize) {
+			this.minSize = minSize;
+		}
+
+		public @Nullable Integer getLevel() {
+			return this.level;
+		}
+
+		public void setLevel(@Nullable Integer level) {
+			this.level = level;
+		}
+
+		public DataSize getMaxDecompressedSize() {
+			return this.maxDecompressedSize;
+		}
+
+		public void setMaxDecompressedSize(DataSize maxDecompressedSize) {
+			this.maxDecompressedSize = maxDecompressedSize;
+		}
+
+		public List<Resource> getZstdDictionaries() {
+			return this.zstdDictionaries;
+		}
+
+		public void setZstdDictionaries(List<Resource> zstdDictionaries) {
+			this.zstdDictionaries = zstdDictionaries;
+		}
+
+	}
+
+	/** One allowed value type and how its values are written. */
+	public static class Type {
+
+		/**
+		 * Fully qualified class name of the type.
+		 */
+		private @Nullable Class<?> type;
+
+		/**
+		 * Format this type's values are written in; its RedisFormat annotation or the default
+		 * format when not set.
+		 */
+		private @Nullable FormatKind format;
+
+		/**
+		 * Compressor this type's values are written with (none, lz4, zstd or gzip); its
+		 * annotation or the default algorithm when not set.
+		 */
+		private @Nullable String compression;
+
+		public @Nullable Class<?> getType() {
+			return this.type;
+		}
+
+		public void setType(@Nullable Class<?> type) {
+			this.type = type;
+		}
+
+		public @Nullable FormatKind getFormat() {
+			return this.format;
+		}
+
+		public void setFormat(@Nullable FormatKind format) {
+			this.format = format;
+		}
+
+		public @Nullable String getCompression() {
+			return this.compression;
+		}
+
+		public void setCompression(@Nullable String compression) {
+			this.compression = compression;
+		}
+
+	}
+
+	/** Boot's own redisTemplate bean. */
+	public static class RedisTemplate {
+
+		/**
+		 * Whether Boot's auto-configured redisTemplate writes String keys as UTF-8 and values with
+		 * Slipcase's serializers instead of JDK serialization. A redisTemplate bean of the
+		 * application's own is never changed.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+	}
+
+	/** Spring Cache values in Redis. */
+	public static class Cache {
+
+		/**
+		 * Whether Boot's Redis cache manager stores values with Slipcase's serializers.
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Whether a cached value that cannot be read (such as one JDK-serialized before the
+		 * switch) is logged and treated as a miss rather than thrown.
+		 */
+		private boolean unreadableAsMiss = true;
+
+		/**
+		 * Per-cache settings, by cache name.
+		 */
+		private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public boolean isUnreadableAsMiss() {
+			return this.unreadableAsMiss;
+		}
+
+		public void setUnreadableAsMiss(boolean unreadableAsMiss) {
+			this.unreadableAsMiss = unreadableAsMiss;
+		}
+
+		public Map<String, CacheSpec> getCaches() {
+			return this.caches;
+		}
+
+	}
+
+	/** Settings of one cache. */
+	public static class CacheSpec {
+
+		/**
+		 * Time to live of this cache's entries; spring.cache.redis.time-to-live when not set.
+		 */
+		private @Nullable Duration ttl;
+
+		/**
+		 * Format this cache's values are written in, whatever their type chooses.
+		 */
+		private @Nullable FormatKind format;
+
+		/**
+		 * Compressor this cache's values are written with (none, lz4, zstd or gzip), whatever
+		 * their type chooses.
+		 */
+		private @Nullable String compression;
+
+		public @Nullable Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(@Nullable Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public @Nullable FormatKind getFormat() {
+			return this.format;
+		}
+
+		public void setFormat(@Nullable FormatKind format) {
+			this.format = format;
+		}
+
+		public @Nullable String getCompression() {
+			return this.compression;
+		}
+
+		public void setCompression(@Nullable String compression) {
+			this.compression = compression;
+		}
+
+	}
+
+}

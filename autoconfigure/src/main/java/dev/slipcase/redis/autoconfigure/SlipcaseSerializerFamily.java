@@ -1,0 +1,263 @@
+package dev.slipcase.redis.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.serializer.CompressorLookup;
+import dev.slipcase.redis.serializer.FormatKind;
+import dev.slipcase.redis.serializer.FormatRouter;
+import dev.slipcase.redis.serializer.FormatRouter.Choice;
+import dev.slipcase.redis.serializer.RedisFormat;
+import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.TypeAllowlist;
+import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The serializers an application's templates and caches share, configured once: the allowed
+ * value types (by short id), each type's format and compression, the compressors values are read
+ * with, the decompression cap and the allocator scratch buffers come from.
+ * <p>
+ * A type's values are written as chosen by, first, a {@link Builder#route route} (from
+ * {@code slipcase.redis.types.<id>.*} or code), then its {@code @RedisFormat} annotation, then
+ * the {@link Builder#defaultChoice default}; they are read in every format and with every
+ * registered compressor, so changing a choice never makes stored values unreadable.
+ * <p>
+ * Immutable and thread-safe; build with {@link #builder()}.
+ */
+public final class SlipcaseSerializerFamily {
+
+	private final TypeAllowlist allowlist;
+
+	private final Map<Class<?>, Choice> routes;
+
+	private final Choice defaultChoice;
+
+	private final CompressorLookup compressors;
+
+	private final int maxDecompressedSize;
+
+	private final ByteBufAllocator allocator;
+
+	private final JsonMapper mapper;
+
+	private final FormatRouter router;
+
+	private final SlipcaseRedisSerializer<Object> valueSerializer;
+
+	private SlipcaseSerializerFamily(Builder builder) {
+		TypeAllowlist.Builder allowlist = TypeAllowlist.builder();
+		builder.classes.forEach(allowlist::allow);
+		builder.generics.forEach(allowlist::allow);
+		this.allowlist = allowlist.build();
+		this.routes = Map.copyOf(builder.routes);
+		this.defaultChoice = builder.defaultChoice;
+		this.compressors = builder.compressors;
+		this.maxDecompressedSize = builder.maxDecompressedSize;
+		this.allocator = builder.allocator;
+		this.mapper = builder.mapper;
+		this.router = router(null, null);
+		this.valueSerializer = this.router.serializer(this.allowlist);
+	}
+
+	/** A builder with no allowed types, JSON uncompressed by default and no compressors. */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/** The allowed types behind {@link #valueSerializer()}, by id. */
+	public TypeAllowlist allowlist() {
+		return this.allowlist;
+	}
+
+	/** The router that chooses each type's format, for serializers of one type. */
+	public FormatRouter router() {
+		return this.router;
+	}
+
+	/** The compressors values are read with. */
+	public CompressorLookup compressors() {
+		return this.compressors;
+	}
+
+	/** The allocator scratch buffers come from. */
+	public ByteBufAllocator allocator() {
+		return this.allocator;
+	}
+
+	/** A serializer for values of {@code type}, as routed. */
+	public <T> SlipcaseRedisSerializer<T> serializer(Class<T> type) {
+		return this.router.serializer(type);
+	}
+
+	/**
+	 * The serializer for values of any allowed type behind {@code Object}: each value tagged with
+	 * its type's id and written in its type's format; also reads what Spring Data's
+	 * {@code GenericJacksonJsonRedisSerializer} wrote for an allowed type.
+	 */
+	public SlipcaseRedisSerializer<Object> valueSerializer() {
+		return this.valueSerializer;
+	}
+
+	/**
+	 * Like {@link #valueSerializer()}, but writing every type in {@code format} and with
+	 * {@code compression} where they are not {@code null} ({@code "none"} for no compression).
+	 * @throws IllegalArgumentException when the compressor is not registered or a type cannot be
+	 * written in the format
+	 */
+	public SlipcaseRedisSerializer<Object> valueSerializer(@Nullable FormatKind format, @Nullable String compression) {
+		if (format == null && compression == null) {
+			return this.valueSerializer;
+		}
+		return router(format, compression).serializer(this.allowlist);
+	}
+
+	/** How values of {@code type} are written. */
+	public Choice choiceFor(Class<?> type) {
+		return this.router.choiceFor(type);
+	}
+
+	private FormatRouter router(@Nullable FormatKind format, @Nullable String compression) {
+		FormatRouter.Builder builder = FormatRouter.builder()
+			.compressors(this.compressors)
+			.maxDecompressedSize(this.maxDecompressedSize)
+			.allocator(this.allocator)
+			.mapper(this.mapper);
+		FormatRouter base = (format == null && compression == null) ? null : this.router;
+		this.allowlist.types().values().forEach((javaType) -> {
+			Class<?> type = javaType.getRawClass();
+			Choice choice = (base != null) ? base.choiceFor(type) : baseChoice(type);
+			if (choice == null) {
+				return;
+			}
+			if (format != null || compression != null) {
+				String chosenCompression = (compression == null) ? choice.compression()
+						: "none".equalsIgnoreCase(compression) ? null : compression;
+				choice = new Choice((format != null) ? format : choice.kind(), chosenCompression,
+						choice.minCompressSize());
+			}
+			builder.register(type, choice);
+		});
+		return builder.build();
+	}
+
+	private @Nullable Choice baseChoice(Class<?> type) {
+		Choice route = this.routes.get(type);
+		if (route != null) {
+			return route;
+		}
+		return (type.isAnnotationPresent(RedisFormat.class)) ? null : this.defaultChoice;
+	}
+
+	/** Builds a {@link SlipcaseSerializerFamily}; not thread-safe. */
+	public static final class Builder {
+
+		private final Map<String, Class<?>> classes = new LinkedHashMap<>();
+
+		private final Map<String, TypeReference<?>> generics = new LinkedHashMap<>();
+
+		private final Map<Class<?>, Choice> routes = new LinkedHashMap<>();
+
+		private Choice defaultChoice = new Choice(FormatKind.JSON, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+
+		private CompressorLookup compressors = CompressorLookup.none();
+
+		private int maxDecompressedSize = SelfDescribingFormat.DEFAULT_MAX_DECOMPRESSED_SIZE;
+
+		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
+
+		private JsonMapper mapper = JsonMapper.builder().build();
+
+		private Builder() {
+		}
+
+		/** Allows {@code type} behind the {@code Object} serializers under {@code id}. */
+		public Builder allow(String id, Class<?> type) {
+			Objects.requireNonNull(type, "type must not be null");
+			requireNewId(id);
+			this.classes.put(id, type);
+			return this;
+		}
+
+		/** Allows the generic {@code type} (such as {@code Page<Order>}) under {@code id}. */
+		public Builder allow(String id, TypeReference<?> type) {
+			Objects.requireNonNull(type, "type must not be null");
+			requireNewId(id);
+			this.generics.put(id, type);
+			return this;
+		}
+
+		/** Whether a type is already allowed under {@code id}. */
+		public boolean isAllowed(String id) {
+			return this.classes.containsKey(id) || this.generics.containsKey(id);
+		}
+
+		private void requireNewId(String id) {
+			Objects.requireNonNull(id, "id must not be null");
+			if (isAllowed(id)) {
+				throw new IllegalArgumentException("id '" + id + "' is already allowed");
+			}
+		}
+
+		/** Writes {@code type}'s values as {@code choice} says, over its annotation. */
+		public Builder route(Class<?> type, Choice choice) {
+			Objects.requireNonNull(type, "type must not be null");
+			Objects.requireNonNull(choice, "choice must not be null");
+			this.routes.put(type, choice);
+			return this;
+		}
+
+		/** How values of types with neither a route nor an annotation are written. */
+		public Builder defaultChoice(Choice choice) {
+			Objects.requireNonNull(choice, "choice must not be null");
+			this.defaultChoice = choice;
+			return this;
+		}
+
+		/** The compressors values are written and read with. */
+		public Builder compressors(CompressorLookup compressors) {
+			Objects.requireNonNull(compressors, "compressors must not be null");
+			this.compressors = compressors;
+			return this;
+		}
+
+		/** The largest decompressed value accepted, in bytes. */
+		public Builder maxDecompressedSize(int maxDecompressedSize) {
+			if (maxDecompressedSize < 1) {
+				throw new IllegalArgumentException("maxDecompressedSize must be positive, was " + maxDecompressedSize);
+			}
+			this.maxDecompressedSize = maxDecompressedSize;
+			return this;
+		}
+
+		/** The allocator scratch buffers come from. */
+		public Builder allocator(ByteBufAllocator allocator) {
+			Objects.requireNonNull(allocator, "allocator must not be null");
+			this.allocator = allocator;
+			return this;
+		}
+
+		/** The mapper JSON is written and read with. */
+		public Builder mapper(JsonMapper mapper) {
+			Objects.requireNonNull(mapper, "mapper must not be null");
+			this.mapper = mapper;
+			return this;
+		}
+
+		/**
+		 * The family.
+		 * @throws IllegalArgumentException when a choice names a compressor that is not
+		 * registered, or a type cannot be written in its chosen format
+		 */
+		public SlipcaseSerializerFamily build() {
+			return new SlipcaseSerializerFamily(this);
+		}
+
+	}
+
+}

@@ -1,0 +1,5 @@
+package dev.slipcase.redis.autoconfigure.annotated;
+
+/** A type without an annotation, which annotation-only scanning skips. */
+public record Plain(String text) {
+}

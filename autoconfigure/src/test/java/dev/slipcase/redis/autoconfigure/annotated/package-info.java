@@ -1,0 +1,2 @@
+@org.jspecify.annotations.NullMarked
+package dev.slipcase.redis.autoconfigure.annotated;
