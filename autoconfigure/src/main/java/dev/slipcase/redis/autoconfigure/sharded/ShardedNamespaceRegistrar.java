@@ -15,6 +15,7 @@ import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 /**
  * Registers one {@code ShardedTemplate<V>} bean per namespace under
@@ -58,7 +59,7 @@ class ShardedNamespaceRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 	private static RootBeanDefinition definition(String name, Namespace namespace, boolean lazy) {
 		RootBeanDefinition definition = new RootBeanDefinition();
 		definition.setTargetType(ResolvableType.forClassWithGenerics(ShardedTemplate.class,
-				ResolvableType.forClass(namespace.getValueType()).resolve(Object.class)));
+				ClassUtils.resolvePrimitiveIfNecessary(namespace.getValueType())));
 		definition.setFactoryBeanName(FACTORY_BEAN);
 		definition.setFactoryMethodName("template");
 		definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
