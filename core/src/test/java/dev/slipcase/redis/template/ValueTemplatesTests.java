@@ -50,7 +50,8 @@ class ValueTemplatesTests {
 			lists.set("list", List.of("x", "y"));
 			assertThat(lists.get("list")).containsExactly("x", "y");
 			ValueTemplate<Object> any = templates.forTypes(TypeAllowlist.builder().allow("ticket", Ticket.class).build());
-			assertThat(any.get("ticket")).isEqualTo(ticket);
+			any.set("any-ticket", ticket);
+			assertThat(any.get("any-ticket")).isEqualTo(ticket);
 		}
 		finally {
 			factory.destroy();
