@@ -1,0 +1,153 @@
+package dev.slipcase.redis.autoconfigure.template;
+
+import java.util.Map;
+
+import dev.slipcase.redis.serializer.FormatRouter;
+import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.template.ValueTemplate;
+import dev.slipcase.redis.template.ValueTemplates;
+import io.lettuce.core.RedisClient;
+import io.netty.buffer.ByteBufAllocator;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.core.type.AnnotatedTypeMetadata;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Auto-configuration of Slipcase's zero-copy {@link ValueTemplate}s on Boot's
+ * {@link LettuceConnectionFactory}:
+ * <ul>
+ * <li>{@code slipcaseValueTemplates}, a {@link ValueTemplates} factory of typed templates
+ * ({@code valueTemplates.forType(Order.class)}) sharing one set of connections, each type in the
+ * format the {@link FormatRouter} bean (if unique, else a default router) chooses for it, buffers
+ * from the {@link ByteBufAllocator} bean (if unique, else Netty's default); closed on shutdown,
+ * which closes the connections it opened, never the factory;</li>
+ * <li>{@code slipcaseValueTemplate}, a {@code ValueTemplate<Object>} for the allowlisted types
+ * (the {@link TypeAllowlist} bean if unique, else {@code slipcase.redis.template.types}), only
+ * when there is an allowlist.</li>
+ * </ul>
+ * Connections open on first use, so start-up does not need a running Redis (as with Boot's own
+ * connection factory). Each bean backs off when the application defines its own.
+ */
+@AutoConfiguration(after = DataRedisAutoConfiguration.class,
+		afterName = "dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration")
+@ConditionalOnClass({ LettuceConnectionFactory.class, RedisClient.class, JsonMapper.class })
+@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+@ConditionalOnBean(LettuceConnectionFactory.class)
+@ConditionalOnBooleanProperty(name = "slipcase.redis.template.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SlipcaseValueTemplateProperties.class)
+public final class SlipcaseValueTemplateAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	ValueTemplates slipcaseValueTemplates(LettuceConnectionFactory connectionFactory,
+			SlipcaseValueTemplateProperties properties, ObjectProvider<FormatRouter> formatRouter,
+			ObjectProvider<ByteBufAllocator> allocator, ObjectProvider<ValueTemplateCustomizer> customizers) {
+		if (!connectionFactory.isRunning()) {
+			// Spring Data starts the factory in afterPropertiesSet unless early start-up is off
+			connectionFactory.start();
+		}
+		ValueTemplates.Builder builder = ValueTemplates.builder(connectionFactory)
+			.callerThreadDecoding(properties.isCallerThreadDecoding());
+		if (properties.getDatabase() != null) {
+			try {
+				builder.database(properties.getDatabase());
+			}
+			catch (IllegalArgumentException ex) {
+				throw new ValueTemplateConfigurationException("slipcase.redis.template.database", ex.getMessage(),
+						"Set slipcase.redis.template.database to a database number of 0 or more, or remove it "
+								+ "to use the connection factory's database.",
+						ex);
+			}
+		}
+		formatRouter.ifUnique(builder::formatRouter);
+		allocator.ifUnique(builder::allocator);
+		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
+		return builder.build();
+	}
+
+	// the connections belong to slipcaseValueTemplates, which closes them
+	@Bean(destroyMethod = "")
+	@ConditionalOnMissingBean(name = "slipcaseValueTemplate")
+	@Conditional(AllowlistCondition.class)
+	ValueTemplate<Object> slipcaseValueTemplate(ValueTemplates valueTemplates,
+			SlipcaseValueTemplateProperties properties, ObjectProvider<TypeAllowlist> allowlist) {
+		TypeAllowlist types = allowlist.getIfUnique(() -> allowlist(properties.getTypes()));
+		try {
+			return valueTemplates.forTypes(types);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ValueTemplateConfigurationException("slipcase.redis.template.types", ex.getMessage(),
+					"Choose a format each allowlisted type supports (@RedisFormat or the format router's "
+							+ "registrations), or remove the type from slipcase.redis.template.types.",
+					ex);
+		}
+	}
+
+	private static TypeAllowlist allowlist(Map<String, Class<?>> types) {
+		TypeAllowlist.Builder builder = TypeAllowlist.builder();
+		types.forEach((id, type) -> {
+			try {
+				builder.allow(id, type);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new ValueTemplateConfigurationException("slipcase.redis.template.types." + id, ex.getMessage(),
+						"Use type ids of 1 to 64 letters, digits or '_.:-' in slipcase.redis.template.types.", ex);
+			}
+		});
+		return builder.build();
+	}
+
+	/** An allowlist exists: a {@link TypeAllowlist} bean, or types in the properties. */
+	static final class AllowlistCondition extends AnyNestedCondition {
+
+		AllowlistCondition() {
+			super(ConfigurationPhase.REGISTER_BEAN);
+		}
+
+		@ConditionalOnBean(TypeAllowlist.class)
+		static final class AllowlistBean {
+
+		}
+
+		@Conditional(TypesPropertyCondition.class)
+		static final class TypesProperty {
+
+		}
+
+	}
+
+	/** {@code slipcase.redis.template.types} has at least one entry. */
+	static final class TypesPropertyCondition extends SpringBootCondition {
+
+		@Override
+		public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+			boolean present = Binder.get(context.getEnvironment())
+				.bind("slipcase.redis.template.types", Bindable.mapOf(String.class, String.class))
+				.map((types) -> !types.isEmpty())
+				.orElse(false);
+			return present ? ConditionOutcome.match("slipcase.redis.template.types is set")
+					: ConditionOutcome.noMatch("slipcase.redis.template.types is empty");
+		}
+
+	}
+
+}

@@ -1,0 +1,185 @@
+package dev.slipcase.redis.template;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.serializer.BytesFormat;
+import dev.slipcase.redis.serializer.FormatRouter;
+import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Makes typed {@link ValueTemplate}s that all share one set of connections, each type in the
+ * format a {@link FormatRouter} chooses for it (its registration, its {@code @RedisFormat}, else
+ * JSON):
+ * <pre class="code">
+ * ValueTemplate&lt;Order&gt; orders = valueTemplates.forType(Order.class);
+ * try (ValueLease lease = valueTemplates.lease("report:7")) { ... }
+ * </pre>
+ * The templates it returns are views: they open no connections of their own, and closing one
+ * closes the shared connections of all. {@link #close()} closes them once, when the application
+ * stops; the connection factory's client is never closed. Thread-safe; templates for a
+ * {@code Class} are made once and reused.
+ */
+public final class ValueTemplates implements AutoCloseable {
+
+	private final ValueTemplate<byte[]> base;
+
+	private final FormatRouter router;
+
+	private final boolean callerThreadDecoding;
+
+	private final ConcurrentMap<Class<?>, ValueTemplate<?>> byType = new ConcurrentHashMap<>();
+
+	private ValueTemplates(Builder builder) {
+		ValueTemplate<byte[]> base = ValueTemplate.create(builder.factory, BytesFormat.INSTANCE);
+		if (builder.database != null) {
+			base = base.forDatabase(builder.database);
+		}
+		if (builder.allocator != null) {
+			base = base.withAllocator(builder.allocator);
+		}
+		this.base = base;
+		this.router = (builder.router != null) ? builder.router : FormatRouter.builder().build();
+		this.callerThreadDecoding = builder.callerThreadDecoding;
+	}
+
+	/**
+	 * Starts the templates of a Lettuce connection factory, which must be started; connections are
+	 * opened on first use, so building needs no running server.
+	 * @param factory the connection factory, never {@code null}
+	 */
+	public static Builder builder(LettuceConnectionFactory factory) {
+		return new Builder(factory);
+	}
+
+	/** The template for values of {@code type}, in the format the router chooses for it. */
+	@SuppressWarnings("unchecked")
+	public <T> ValueTemplate<T> forType(Class<T> type) {
+		if (type == null) {
+			throw new IllegalArgumentException("type must not be null");
+		}
+		return (ValueTemplate<T>) this.byType.computeIfAbsent(type, (key) -> withFormat(this.router.format(type)));
+	}
+
+	/** The template for values of the generic {@code type}, such as {@code List<Order>}. */
+	public <T> ValueTemplate<T> forType(TypeReference<T> type) {
+		if (type == null) {
+			throw new IllegalArgumentException("type must not be null");
+		}
+		return withFormat(this.router.format(type));
+	}
+
+	/**
+	 * A template for values of any of the allowlisted types, each tagged with its short id, see
+	 * {@link FormatRouter#format(TypeAllowlist)}.
+	 */
+	public ValueTemplate<Object> forTypes(TypeAllowlist allowlist) {
+		if (allowlist == null) {
+			throw new IllegalArgumentException("allowlist must not be null");
+		}
+		return withFormat(this.router.format(allowlist));
+	}
+
+	/** A template for values in {@code format}. */
+	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
+		ValueTemplate<T> template = this.base.withFormat(format);
+		return this.callerThreadDecoding ? template.withCallerThreadDecoding() : template;
+	}
+
+	/**
+	 * The raw bytes at {@code key} in a pooled buffer, or {@code null} when there is none. The
+	 * caller is responsible for closing the returned lease, which releases the buffer.
+	 */
+	public @Nullable ValueLease lease(String key) {
+		return this.base.lease(key);
+	}
+
+	/** The router that chooses each type's format. */
+	public FormatRouter formatRouter() {
+		return this.router;
+	}
+
+	/** The database the templates' commands go to. */
+	public int database() {
+		return this.base.database();
+	}
+
+	/** Whether sync reads decode on the caller's thread ({@link ValueTemplate#withCallerThreadDecoding()}). */
+	public boolean isCallerThreadDecoding() {
+		return this.callerThreadDecoding;
+	}
+
+	/** Closes the shared connections; the connection factory is left alone. */
+	@Override
+	public void close() {
+		this.base.close();
+	}
+
+	/** Builds {@link ValueTemplates}; not thread-safe. */
+	public static final class Builder {
+
+		private final LettuceConnectionFactory factory;
+
+		private @Nullable FormatRouter router;
+
+		private @Nullable ByteBufAllocator allocator;
+
+		private @Nullable Integer database;
+
+		private boolean callerThreadDecoding;
+
+		private Builder(LettuceConnectionFactory factory) {
+			if (factory == null) {
+				throw new IllegalArgumentException("factory must not be null");
+			}
+			this.factory = factory;
+		}
+
+		/** The router that chooses each type's format; a default router (JSON unless annotated) if unset. */
+		public Builder formatRouter(FormatRouter router) {
+			if (router == null) {
+				throw new IllegalArgumentException("router must not be null");
+			}
+			this.router = router;
+			return this;
+		}
+
+		/** The allocator values are encoded into; Netty's pooled default if unset. */
+		public Builder allocator(ByteBufAllocator allocator) {
+			if (allocator == null) {
+				throw new IllegalArgumentException("allocator must not be null");
+			}
+			this.allocator = allocator;
+			return this;
+		}
+
+		/** The database commands go to; the factory's if unset. */
+		public Builder database(int database) {
+			if (database < 0) {
+				throw new IllegalArgumentException("database must not be negative, was " + database);
+			}
+			this.database = database;
+			return this;
+		}
+
+		/** Whether sync reads decode on the caller's thread instead of the event loop. */
+		public Builder callerThreadDecoding(boolean callerThreadDecoding) {
+			this.callerThreadDecoding = callerThreadDecoding;
+			return this;
+		}
+
+		/** The templates. */
+		public ValueTemplates build() {
+			return new ValueTemplates(this);
+		}
+
+	}
+
+}
