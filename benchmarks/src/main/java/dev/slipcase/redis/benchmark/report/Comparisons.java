@@ -31,9 +31,12 @@ public final class Comparisons {
 				.filter((result) -> baseline.baselineValue().equals(result.params().get(baseline.candidateParam())))
 				.findFirst();
 			for (BenchmarkResult result : members) {
+				boolean isReference = reference.isPresent() && reference.get() == result;
+				// the baseline's ratio to itself is exactly 1: its own error would only be noise
 				rows.add(new ComparisonRow(group, result.params().get(baseline.candidateParam()), result,
-						reference.map((base) -> speedup(result, base)).orElse(null),
-						reference.map((base) -> allocationRatio(result, base)).orElse(null)));
+						isReference ? Ratio.ONE : reference.map((base) -> speedup(result, base)).orElse(null),
+						(isReference && result.allocation() != null) ? Ratio.ONE
+								: reference.map((base) -> allocationRatio(result, base)).orElse(null)));
 			}
 		});
 		return rows;

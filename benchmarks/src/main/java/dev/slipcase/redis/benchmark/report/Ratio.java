@@ -8,6 +8,9 @@ package dev.slipcase.redis.benchmark.report;
  */
 public record Ratio(double value, double error) {
 
+	/** A baseline compared with itself. */
+	public static final Ratio ONE = new Ratio(1, 0);
+
 	/** The ratio's reciprocal, with the same relative error. */
 	public Ratio inverse() {
 		return new Ratio(1 / this.value, this.error / (this.value * this.value));
@@ -15,7 +18,8 @@ public record Ratio(double value, double error) {
 
 	/** The ratio as text, e.g. {@code 1.42× ± 0.05}. */
 	public String format() {
-		String error = Double.isNaN(this.error) ? "" : " ± " + String.format(java.util.Locale.ROOT, "%.2f", this.error);
+		String error = (Double.isNaN(this.error) || this.error == 0) ? ""
+				: " ± " + String.format(java.util.Locale.ROOT, "%.2f", this.error);
 		return String.format(java.util.Locale.ROOT, "%.2f×", this.value) + error;
 	}
 

@@ -23,7 +23,8 @@ class ComparisonsTests {
 		assertThat(lean.candidate()).isEqualTo("lean");
 		assertThat(lean.speedup().value()).isCloseTo(1.5, within(1e-9));
 		assertThat(lean.allocationRatio().value()).isCloseTo(0.4, within(1e-9));
-		assertThat(rows.get(0).speedup().value()).isCloseTo(1.0, within(1e-9));
+		assertThat(rows.get(0).speedup()).isEqualTo(Ratio.ONE);
+		assertThat(rows.get(0).speedup().format()).isEqualTo("1.00×");
 	}
 
 	@Test
