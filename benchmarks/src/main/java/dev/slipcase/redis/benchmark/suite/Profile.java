@@ -13,7 +13,7 @@ public enum Profile {
 	/** One very short iteration in this JVM: proves the suite and the report still work, measures nothing. */
 	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true, 1_000),
 
-	/** A first look, under about ten minutes on two cores: one fork, short iterations, fewer parameters. */
+	/** A first look, about twelve minutes on two cores: one fork, short iterations, fewer parameters. */
 	QUICK(1, 2, TimeValue.seconds(1), 3, TimeValue.seconds(1), true, 100_000),
 
 	/** Error bars you can trust: two forks, longer warm-up and more iterations, every parameter. */
