@@ -10,6 +10,12 @@ import io.netty.buffer.ByteBufUtil;
  * {@code String} keys as UTF-8, written straight into the target buffer (Netty's ASCII fast path
  * when the key is ASCII) and read straight from it, with no intermediate {@code byte[]}. The size
  * estimate is exact. Stateless and thread-safe; use {@link #INSTANCE}.
+ * <p>
+ * Writes the same bytes as the value format
+ * {@link dev.slipcase.redis.serializer.Utf8StringFormat}, but reads leniently: a key that is not
+ * well-formed UTF-8 (written by another client) decodes with replacement characters instead of
+ * failing, so that listing or scanning keys never fails on one odd key, whereas a corrupt string
+ * value must fail loudly.
  */
 public final class Utf8KeyFormat implements ValueFormat<String> {
 
