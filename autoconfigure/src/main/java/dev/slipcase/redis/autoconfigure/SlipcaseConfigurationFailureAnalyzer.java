@@ -7,7 +7,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  * Reports a {@link SlipcaseConfigurationException} at start-up: the property, what is wrong with
  * it and what to change.
  */
-class SlipcaseConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<SlipcaseConfigurationException> {
+public class SlipcaseConfigurationFailureAnalyzer extends AbstractFailureAnalyzer<SlipcaseConfigurationException> {
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, SlipcaseConfigurationException cause) {

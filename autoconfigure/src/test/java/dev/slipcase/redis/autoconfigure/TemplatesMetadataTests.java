@@ -82,8 +82,7 @@ class TemplatesMetadataTests {
 				// Boot's analyzers for libraries not on this class path (as FailureAnalyzers skips them)
 			}));
 		assertThat(analyzers).extracting((analyzer) -> analyzer.getClass().getName())
-			.contains("dev.slipcase.redis.autoconfigure.template.ValueTemplateFailureAnalyzer",
-					"dev.slipcase.redis.autoconfigure.sharded.ShardedFailureAnalyzer");
+			.contains("dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer");
 	}
 
 	private static JsonNode metadata() throws IOException {

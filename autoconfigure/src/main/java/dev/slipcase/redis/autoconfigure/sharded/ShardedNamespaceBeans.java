@@ -1,5 +1,6 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.math.BigDecimal;
 
 import dev.slipcase.redis.autoconfigure.sharded.SlipcaseShardedProperties.Namespace;
@@ -23,7 +24,7 @@ import org.springframework.util.ClassUtils;
 /**
  * Makes the template of each namespace declared in properties; the factory bean of the
  * {@code <name>ShardedTemplate} bean definitions {@link ShardedNamespaceRegistrar} registers.
- * Failures become {@link ShardedConfigurationException}s saying what to change.
+ * Failures become {@link SlipcaseConfigurationException}s saying what to change.
  */
 final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 
@@ -67,7 +68,7 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 			return this.templates.getObject().template(namespace, serializer);
 		}
 		catch (ShardLayoutMismatchException ex) {
-			throw new ShardedConfigurationException(group, ex.getMessage(), "Configure the layout stored in Redis "
+			throw new SlipcaseConfigurationException(group, ex.getMessage(), "Configure the layout stored in Redis "
 					+ "(key-prefix, strategy, bucket-size, bucket-count under " + group + "), or give the namespace a "
 					+ "new alias (" + group + ".alias) and move the keys with ShardedTemplate.migrator().", ex);
 		}
@@ -75,17 +76,14 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 			throw unreachable(group, ex);
 		}
 		catch (IllegalStateException ex) {
-			if (ex instanceof ShardedConfigurationException configuration) {
-				throw configuration;
-			}
-			throw new ShardedConfigurationException(group, ex.getMessage(), "Set " + group + ".max-entries and "
+			throw new SlipcaseConfigurationException(group, ex.getMessage(), "Set " + group + ".max-entries and "
 					+ group + ".max-value-size to the server's hash-max-listpack-entries and hash-max-listpack-value "
 					+ "where CONFIG GET is blocked, and keep bucket-size at most max-entries.", ex);
 		}
 	}
 
-	static ShardedConfigurationException unreachable(String property, RuntimeException ex) {
-		return new ShardedConfigurationException(property, "Redis could not be reached to read its limits and "
+	static SlipcaseConfigurationException unreachable(String property, RuntimeException ex) {
+		return new SlipcaseConfigurationException(property, "Redis could not be reached to read its limits and "
 				+ "store or check the namespace layout (" + ex.getMessage() + ")", "Start Redis or correct "
 				+ "spring.data.redis.*; or set slipcase.redis.sharded.lazy-initialization=true to create the "
 				+ "templates of declared namespaces on first use instead of at start-up.", ex);
@@ -113,7 +111,7 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 			return SlipcaseSerializers.bytes();
 		}
 		if (!ClassUtils.isPresent(JSON_MAPPER, this.classLoader)) {
-			throw new ShardedConfigurationException(property, "Values of " + type.getName() + " need Jackson ("
+			throw new SlipcaseConfigurationException(property, "Values of " + type.getName() + " need Jackson ("
 					+ JSON_MAPPER + "), which is not on the class path.",
 					"Add tools.jackson.core:jackson-databind, or store String, Long, Integer, Double, BigDecimal or "
 							+ "byte[] values.",
@@ -130,7 +128,7 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 			return this.formatRouter.getIfUnique(() -> FormatRouter.builder().build()).serializer(type);
 		}
 		catch (IllegalArgumentException | NoClassDefFoundError ex) {
-			throw new ShardedConfigurationException(ShardedNamespaces.PREFIX + name + ".format", "Values of "
+			throw new SlipcaseConfigurationException(ShardedNamespaces.PREFIX + name + ".format", "Values of "
 					+ type.getName() + " cannot be written in the chosen format: " + ex.getMessage(),
 					"Choose another format for " + ShardedNamespaces.PREFIX + name
 							+ ".format (JSON works for any type), or add the format's library.",

@@ -1,5 +1,6 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -46,7 +47,7 @@ class ShardedNamespaceRegistrar implements ImportBeanDefinitionRegistrar, Enviro
 			String beanName = ShardedNamespaces.beanName(name);
 			String clash = names.putIfAbsent(beanName, name);
 			if (clash != null) {
-				throw new ShardedConfigurationException(ShardedNamespaces.PREFIX + name, "Namespaces '" + clash
+				throw new SlipcaseConfigurationException(ShardedNamespaces.PREFIX + name, "Namespaces '" + clash
 						+ "' and '" + name + "' would both be the bean " + beanName + ".",
 						"Rename one of the namespaces (the bean name is the name in camel case).", null);
 			}

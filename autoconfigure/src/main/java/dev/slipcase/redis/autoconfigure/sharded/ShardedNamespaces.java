@@ -1,11 +1,12 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.sharded.SlipcaseShardedProperties.Namespace;
 import dev.slipcase.redis.sharded.ShardedNamespace;
 
 /**
  * Turns one {@code slipcase.redis.sharded.namespaces.<name>} group into a
- * {@link ShardedNamespace.Builder}, failing with a {@link ShardedConfigurationException} that
+ * {@link ShardedNamespace.Builder}, failing with a {@link SlipcaseConfigurationException} that
  * names the offending property.
  */
 final class ShardedNamespaces {
@@ -48,7 +49,7 @@ final class ShardedNamespaces {
 		apply(prefix + "strategy", "Set strategy to NUMERIC or HASHED.", () -> builder.strategy(properties.getStrategy()));
 		double fill = properties.getFillFactor();
 		if (fill > 1) {
-			throw new ShardedConfigurationException(prefix + "fill-factor", "fill-factor " + fill + " is "
+			throw new SlipcaseConfigurationException(prefix + "fill-factor", "fill-factor " + fill + " is "
 					+ Math.round(fill * 100) + "% of the server's hash-max-listpack-entries: full buckets would "
 					+ "leave the compact encoding and sharding would save nothing.",
 					"Set " + prefix + "fill-factor above 0 and at most 1 (100%); the default is "
@@ -81,7 +82,7 @@ final class ShardedNamespaces {
 			long bytes = properties.getMaxValueSize().toBytes();
 			String action = "Set max-value-size to the server's hash-max-listpack-value (e.g. 64B), at least 1B.";
 			if (bytes > Integer.MAX_VALUE) {
-				throw new ShardedConfigurationException(prefix + "max-value-size", "max-value-size "
+				throw new SlipcaseConfigurationException(prefix + "max-value-size", "max-value-size "
 						+ properties.getMaxValueSize() + " is larger than any hash-max-listpack-value.", action, null);
 			}
 			apply(prefix + "max-value-size", action, () -> builder.maxValueBytes((int) bytes));
@@ -105,7 +106,7 @@ final class ShardedNamespaces {
 			return step.run();
 		}
 		catch (IllegalArgumentException | NullPointerException ex) {
-			throw new ShardedConfigurationException(property, String.valueOf(ex.getMessage()), action, ex);
+			throw new SlipcaseConfigurationException(property, String.valueOf(ex.getMessage()), action, ex);
 		}
 	}
 

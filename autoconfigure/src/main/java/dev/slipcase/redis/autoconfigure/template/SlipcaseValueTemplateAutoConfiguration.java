@@ -1,5 +1,6 @@
 package dev.slipcase.redis.autoconfigure.template;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.util.Map;
 
 import dev.slipcase.redis.serializer.FormatRouter;
@@ -72,7 +73,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 				builder.database(properties.getDatabase());
 			}
 			catch (IllegalArgumentException ex) {
-				throw new ValueTemplateConfigurationException("slipcase.redis.template.database", ex.getMessage(),
+				throw new SlipcaseConfigurationException("slipcase.redis.template.database", ex.getMessage(),
 						"Set slipcase.redis.template.database to a database number of 0 or more, or remove it "
 								+ "to use the connection factory's database.",
 						ex);
@@ -95,7 +96,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 			return valueTemplates.forTypes(types);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new ValueTemplateConfigurationException("slipcase.redis.template.types", ex.getMessage(),
+			throw new SlipcaseConfigurationException("slipcase.redis.template.types", ex.getMessage(),
 					"Choose a format each allowlisted type supports (@RedisFormat or the format router's "
 							+ "registrations), or remove the type from slipcase.redis.template.types.",
 					ex);
@@ -109,7 +110,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 				builder.allow(id, type);
 			}
 			catch (IllegalArgumentException ex) {
-				throw new ValueTemplateConfigurationException("slipcase.redis.template.types." + id, ex.getMessage(),
+				throw new SlipcaseConfigurationException("slipcase.redis.template.types." + id, ex.getMessage(),
 						"Use type ids of 1 to 64 letters, digits or '_.:-' in slipcase.redis.template.types.", ex);
 			}
 		});

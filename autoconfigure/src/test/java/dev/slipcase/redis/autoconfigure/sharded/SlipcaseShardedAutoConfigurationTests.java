@@ -1,5 +1,6 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer;
 import java.time.Instant;
 import java.util.List;
 
@@ -168,7 +169,7 @@ class SlipcaseShardedAutoConfigurationTests {
 			.withPropertyValues("slipcase.redis.sharded.namespaces.users.fill-factor=1.5")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("slipcase.redis.sharded.namespaces.users.fill-factor")
 					.contains("150%");
@@ -179,7 +180,7 @@ class SlipcaseShardedAutoConfigurationTests {
 	@Test
 	void anInvalidBucketPrefixFailsStartUpNamingTheProperty() {
 		this.runner.withPropertyValues("slipcase.redis.sharded.namespaces.users.bucket-prefix={x}").run((context) -> {
-			FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis.getDescription()).contains("slipcase.redis.sharded.namespaces.users.bucket-prefix");
 		});
 	}
@@ -190,7 +191,7 @@ class SlipcaseShardedAutoConfigurationTests {
 			.withPropertyValues("slipcase.redis.sharded.namespaces.users.strategy=hashed",
 					"slipcase.redis.sharded.namespaces.users.bucket-size=10")
 			.run((context) -> {
-				FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).contains("slipcase.redis.sharded.namespaces.users")
 					.contains("bucketSize applies to NUMERIC");
 			});
@@ -218,7 +219,7 @@ class SlipcaseShardedAutoConfigurationTests {
 		this.runner.withPropertyValues("slipcase.redis.sharded.namespaces.users.bucket-size=50").run((context) -> {
 			assertThat(context).hasFailed();
 			assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(ShardLayoutMismatchException.class);
-			FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis.getDescription()).contains("slipcase.redis.sharded.namespaces.users")
 				.contains("bucketSize 100");
 			assertThat(analysis.getAction()).contains("slipcase.redis.sharded.namespaces.users.alias").contains("migrator");
@@ -233,7 +234,7 @@ class SlipcaseShardedAutoConfigurationTests {
 			.withPropertyValues("slipcase.redis.sharded.namespaces.users.bucket-size=100")
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("could not be reached");
 				assertThat(analysis.getAction()).contains("slipcase.redis.sharded.lazy-initialization=true");
@@ -266,7 +267,7 @@ class SlipcaseShardedAutoConfigurationTests {
 	void namespacesWhoseBeanNamesClashFailStartUp() {
 		this.runner.withPropertyValues("slipcase.redis.sharded.namespaces.user-prefs.bucket-size=10",
 				"slipcase.redis.sharded.namespaces[user.prefs].bucket-size=10").run((context) -> {
-					FailureAnalysis analysis = new ShardedFailureAnalyzer().analyze(context.getStartupFailure());
+					FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 					assertThat(analysis.getDescription()).contains("userPrefsShardedTemplate");
 				});
 	}

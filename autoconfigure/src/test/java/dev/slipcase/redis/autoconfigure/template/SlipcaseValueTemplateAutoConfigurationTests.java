@@ -1,5 +1,6 @@
 package dev.slipcase.redis.autoconfigure.template;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer;
 import java.time.Instant;
 import java.util.List;
 
@@ -148,7 +149,7 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 	void aNegativeDatabaseFailsStartUpWithAnAnalysis() {
 		this.runner.withPropertyValues("slipcase.redis.template.database=-1").run((context) -> {
 			assertThat(context).hasFailed();
-			FailureAnalysis analysis = new ValueTemplateFailureAnalyzer().analyze(context.getStartupFailure());
+			FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 			assertThat(analysis).isNotNull();
 			assertThat(analysis.getDescription()).contains("slipcase.redis.template.database").contains("-1");
 			assertThat(analysis.getAction()).contains("0 or more");
@@ -160,7 +161,7 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 		this.runner.withPropertyValues("slipcase.redis.template.types[bad id]=" + Order.class.getName())
 			.run((context) -> {
 				assertThat(context).hasFailed();
-				FailureAnalysis analysis = new ValueTemplateFailureAnalyzer().analyze(context.getStartupFailure());
+				FailureAnalysis analysis = new SlipcaseConfigurationFailureAnalyzer().analyze(context.getStartupFailure());
 				assertThat(analysis).isNotNull();
 				assertThat(analysis.getDescription()).contains("slipcase.redis.template.types.bad id");
 				assertThat(analysis.getAction()).contains("letters, digits");
