@@ -9,7 +9,6 @@ import dev.slipcase.redis.sample.catalogue.Catalogue;
 import dev.slipcase.redis.sample.catalogue.CategoryListing;
 import dev.slipcase.redis.sample.catalogue.Product;
 import dev.slipcase.redis.sample.catalogue.ProductActivity;
-import dev.slipcase.redis.sample.catalogue.ProductRepository;
 import dev.slipcase.redis.sample.document.Documents;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatHeader;
