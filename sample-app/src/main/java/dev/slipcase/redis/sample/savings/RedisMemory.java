@@ -1,0 +1,136 @@
+package dev.slipcase.redis.sample.savings;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.stereotype.Component;
+
+/**
+ * Asks the running Redis what things cost: {@code INFO memory}, {@code MEMORY USAGE},
+ * {@code STRLEN}, and what plain keys would cost. Thread-safe.
+ */
+@Component
+public class RedisMemory {
+
+	private static final byte[] MEMORY_USAGE = bytes(
+			"local usage = redis.call('MEMORY', 'USAGE', KEYS[1]) if usage then return usage end return 0");
+
+	private final RedisConnectionFactory connectionFactory;
+
+	RedisMemory(RedisConnectionFactory connectionFactory) {
+		this.connectionFactory = connectionFactory;
+	}
+
+	/** {@code used_memory} from {@code INFO memory}, in bytes. */
+	public long usedMemory() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Properties info = connection.serverCommands().info("memory");
+			return Long.parseLong(info.getProperty("used_memory"));
+		}
+	}
+
+	/** The server's version, from {@code INFO server}. */
+	public String version() {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return connection.serverCommands().info("server").getProperty("redis_version");
+		}
+	}
+
+	/** {@code MEMORY USAGE key}: what the key and its value cost, or {@code null} when there is no such key. */
+	public @Nullable Long memoryUsage(String key) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			return memoryUsage(connection, key);
+		}
+	}
+
+	/** The length of the string value at {@code key}, 0 when there is none. */
+	public long storedBytes(String key) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			Long length = connection.stringCommands().strLen(bytes(key));
+			return (length != null) ? length : 0;
+		}
+	}
+
+	/** The first {@code count} bytes of the string value at {@code key}, empty when there is none. */
+	public byte[] head(String key, int count) {
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			byte[] head = connection.stringCommands().getRange(bytes(key), 0, count - 1);
+			return (head != null) ? head : new byte[0];
+		}
+	}
+
+	/**
+	 * What the entries cost on average as plain string keys, by {@code MEMORY USAGE}: each is set
+	 * with {@code SET NX} (a key that exists is skipped, and left alone), measured and deleted.
+	 * @return bytes per key, 0 when no key could be measured
+	 */
+	public double plainBytesPerKey(Map<String, String> entries) {
+		long bytes = 0;
+		int measured = 0;
+		try (RedisConnection connection = this.connectionFactory.getConnection()) {
+			for (Map.Entry<String, String> entry : entries.entrySet()) {
+				byte[] key = bytes(entry.getKey());
+				if (Boolean.TRUE.equals(connection.stringCommands().setNX(key, bytes(entry.getValue())))) {
+					try {
+						Long usage = memoryUsage(connection, entry.getKey());
+						if (usage != null) {
+							bytes += usage;
+							measured++;
+						}
+					}
+					finally {
+						connection.keyCommands().del(key);
+					}
+				}
+			}
+		}
+		return (measured > 0) ? (double) bytes / measured : 0;
+	}
+
+	/** Deletes every key matching {@code pattern} ({@code SCAN}, then {@code UNLINK} in batches). */
+	public long deleteMatching(String pattern) {
+		long deleted = 0;
+		try (RedisConnection connection = this.connectionFactory.getConnection();
+				Cursor<byte[]> keys = connection.keyCommands().scan(ScanOptions.scanOptions().match(pattern).count(1000).build())) {
+			List<byte[]> batch = new ArrayList<>();
+			while (keys.hasNext()) {
+				batch.add(keys.next());
+				if (batch.size() == 1000) {
+					deleted += unlink(connection, batch);
+				}
+			}
+			deleted += unlink(connection, batch);
+		}
+		return deleted;
+	}
+
+	private static long unlink(RedisConnection connection, List<byte[]> batch) {
+		if (batch.isEmpty()) {
+			return 0;
+		}
+		Long count = connection.keyCommands().unlink(batch.toArray(new byte[0][]));
+		batch.clear();
+		return (count != null) ? count : 0;
+	}
+
+	private static @Nullable Long memoryUsage(RedisConnection connection, String key) {
+		// through EVAL: Spring Data's RedisConnection.execute reads replies as bulk strings only
+		Long usage = connection.scriptingCommands().eval(MEMORY_USAGE, ReturnType.INTEGER, 1, bytes(key));
+		return (usage != null && usage > 0) ? usage : null;
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
