@@ -78,9 +78,8 @@ public final class ShardedTemplate<V> {
 
 	private static final byte[] ZERO = { '0' };
 
-	private final StatefulConnection<byte[], byte[]> connection;
+	private final ShardedConnection connection;
 
-	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
 
 	private final Duration timeout;
 
@@ -101,11 +100,9 @@ public final class ShardedTemplate<V> {
 	/** Whether the connection is to a standalone server, where one script may touch many buckets. */
 	private final boolean standalone;
 
-	ShardedTemplate(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands,
-			Duration timeout, ShardedNamespace namespace, ShardLayout layout, ServerLimits limits,
+	ShardedTemplate(ShardedConnection connection, Duration timeout, ShardedNamespace namespace, ShardLayout layout, ServerLimits limits,
 			RedisSerializer<V> serializer) {
 		this.connection = connection;
-		this.commands = commands;
 		this.timeout = timeout;
 		this.namespace = namespace;
 		this.layout = layout;
@@ -115,7 +112,7 @@ public final class ShardedTemplate<V> {
 		this.hashedBucketPrefix = namespace.ownedKeyPrefix() + "h:";
 		Duration bucketTtl = namespace.bucketTtl();
 		this.bucketTtlMillis = (bucketTtl != null) ? bucketTtl.toMillis() : 0;
-		this.standalone = !(connection instanceof StatefulRedisClusterConnection);
+		this.standalone = !(connection.connection() instanceof StatefulRedisClusterConnection);
 	}
 
 	/** The namespace this template serves. */
@@ -183,7 +180,7 @@ public final class ShardedTemplate<V> {
 				new byte[][] { location.bucket(), location.overflow() }, location.field()), "delete " + key);
 		boolean deleted = reply.get(0) > 0;
 		if (this.namespace.readThrough()) {
-			deleted |= await(this.commands.del(bytes(key)), "delete the plain key " + key) == 1;
+			deleted |= await(this.connection.commands().del(bytes(key)), "delete the plain key " + key) == 1;
 		}
 		return deleted;
 	}
@@ -229,14 +226,14 @@ public final class ShardedTemplate<V> {
 		Place place = place(location);
 		long ttl = switch (place) {
 			case ABSENT -> -2;
-			case OVERFLOW -> await(this.commands.pttl(location.overflow()), "read the TTL of " + key);
+			case OVERFLOW -> await(this.connection.commands().pttl(location.overflow()), "read the TTL of " + key);
 			case BUCKET -> fieldTtl(location);
 		};
 		if (ttl == -1 && place == Place.BUCKET && this.bucketTtlMillis > 0) {
-			return await(this.commands.pttl(location.bucket()), "read the TTL of bucket " + location.bucketName());
+			return await(this.connection.commands().pttl(location.bucket()), "read the TTL of bucket " + location.bucketName());
 		}
 		if (ttl == -2 && this.namespace.readThrough()) {
-			return await(this.commands.pttl(bytes(key)), "read the TTL of the plain key " + key);
+			return await(this.connection.commands().pttl(bytes(key)), "read the TTL of the plain key " + key);
 		}
 		return ttl;
 	}
@@ -251,14 +248,14 @@ public final class ShardedTemplate<V> {
 		Location location = this.placement.locate(key);
 		switch (place(location)) {
 			case OVERFLOW:
-				return await(this.commands.pexpire(location.overflow(), checked.toMillis()), "expire " + key);
+				return await(this.connection.commands().pexpire(location.overflow(), checked.toMillis()), "expire " + key);
 			case BUCKET:
 				if (this.limits.fieldExpiry()) {
-					List<Long> reply = await(this.commands.hpexpire(location.bucket(), checked.toMillis(), location.field()),
+					List<Long> reply = await(this.connection.commands().hpexpire(location.bucket(), checked.toMillis(), location.field()),
 							"expire " + key);
 					return !reply.isEmpty() && reply.get(0) == 1;
 				}
-				byte[] value = await(this.commands.hget(location.bucket(), location.field()), "read " + key);
+				byte[] value = await(this.connection.commands().hget(location.bucket(), location.field()), "read " + key);
 				if (value == null) {
 					return false;
 				}
@@ -274,12 +271,12 @@ public final class ShardedTemplate<V> {
 		Location location = this.placement.locate(key);
 		switch (place(location)) {
 			case OVERFLOW:
-				return await(this.commands.persist(location.overflow()), "persist " + key);
+				return await(this.connection.commands().persist(location.overflow()), "persist " + key);
 			case BUCKET:
 				if (!this.limits.fieldExpiry()) {
 					return false;
 				}
-				List<Long> reply = await(this.commands.hpersist(location.bucket(), location.field()), "persist " + key);
+				List<Long> reply = await(this.connection.commands().hpersist(location.bucket(), location.field()), "persist " + key);
 				return !reply.isEmpty() && reply.get(0) == 1;
 			default:
 				return false;
@@ -445,9 +442,9 @@ public final class ShardedTemplate<V> {
 		List<CompletableFuture<Long>> usages = new ArrayList<>();
 		for (String name : names) {
 			byte[] key = bytes(name);
-			encodings.add(this.commands.objectEncoding(key).toCompletableFuture());
-			lengths.add(this.commands.hlen(key).toCompletableFuture());
-			usages.add(this.commands.memoryUsage(key).toCompletableFuture());
+			encodings.add(this.connection.commands().objectEncoding(key).toCompletableFuture());
+			lengths.add(this.connection.commands().hlen(key).toCompletableFuture());
+			usages.add(this.connection.commands().memoryUsage(key).toCompletableFuture());
 		}
 		List<CompletableFuture<?>> all = new ArrayList<>(encodings);
 		all.addAll(lengths);
@@ -492,7 +489,7 @@ public final class ShardedTemplate<V> {
 	// ---------------------------------------------------------------- internals shared with the migrator
 
 	RedisClusterAsyncCommands<byte[], byte[]> commands() {
-		return this.commands;
+		return this.connection.commands();
 	}
 
 	KeyPlacement placement() {
@@ -600,7 +597,7 @@ public final class ShardedTemplate<V> {
 	byte @Nullable [] read(Location location) {
 		byte[] bytes = readOwn(location);
 		if (bytes == null && this.namespace.readThrough()) {
-			bytes = await(this.commands.get(bytes(location.key())), "read the plain key " + location.key());
+			bytes = await(this.connection.commands().get(bytes(location.key())), "read the plain key " + location.key());
 		}
 		return bytes;
 	}
@@ -609,7 +606,7 @@ public final class ShardedTemplate<V> {
 	private byte @Nullable [] readOwn(Location location) {
 		byte[] bytes = null;
 		if (location.fieldFits()) {
-			bytes = await(this.commands.hget(location.bucket(), location.field()), "read " + location.key());
+			bytes = await(this.connection.commands().hget(location.bucket(), location.field()), "read " + location.key());
 		}
 		if (bytes == null) {
 			// not in the bucket: read field and overflow key again in one atomic step, in case a
@@ -626,7 +623,7 @@ public final class ShardedTemplate<V> {
 		ScanArgs args = ScanArgs.Builder.matches(pattern).limit(count);
 		ScanCursor cursor = ScanCursor.INITIAL;
 		while (true) {
-			KeyScanCursor<byte[]> page = await(this.commands.scan(cursor, args), "scan " + pattern);
+			KeyScanCursor<byte[]> page = await(this.connection.commands().scan(cursor, args), "scan " + pattern);
 			if (!page.getKeys().isEmpty() && !batch.test(page.getKeys())) {
 				return;
 			}
@@ -638,13 +635,13 @@ public final class ShardedTemplate<V> {
 	}
 
 	<T> CompletableFuture<T> script(Script script, ScriptOutputType type, byte[][] keys, byte[]... args) {
-		CompletableFuture<T> first = this.commands.<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
+		CompletableFuture<T> first = this.connection.commands().<T>evalsha(script.sha(), type, keys, args).toCompletableFuture();
 		return first.handle((result, ex) -> {
 			if (ex == null) {
 				return CompletableFuture.completedFuture(result);
 			}
 			if (Replies.unwrap(ex) instanceof RedisNoScriptException) {
-				return this.commands.<T>eval(script.sourceBytes(), type, keys, args).toCompletableFuture();
+				return this.connection.commands().<T>eval(script.sourceBytes(), type, keys, args).toCompletableFuture();
 			}
 			return CompletableFuture.<T>failedFuture(Replies.unwrap(ex));
 		}).thenCompose((future) -> future);
@@ -705,7 +702,7 @@ public final class ShardedTemplate<V> {
 
 		void send() {
 			if (!this.commands.isEmpty()) {
-				ShardedTemplate.this.connection.dispatch(this.commands);
+				ShardedTemplate.this.connection.connection().dispatch(this.commands);
 			}
 		}
 
@@ -720,10 +717,10 @@ public final class ShardedTemplate<V> {
 
 	private Place place(Location location) {
 		if (location.fieldFits()
-				&& Boolean.TRUE.equals(await(this.commands.hexists(location.bucket(), location.field()), "look up " + location.key()))) {
+				&& Boolean.TRUE.equals(await(this.connection.commands().hexists(location.bucket(), location.field()), "look up " + location.key()))) {
 			return Place.BUCKET;
 		}
-		return (await(this.commands.exists(location.overflow()), "look up " + location.key()) > 0) ? Place.OVERFLOW
+		return (await(this.connection.commands().exists(location.overflow()), "look up " + location.key()) > 0) ? Place.OVERFLOW
 				: Place.ABSENT;
 	}
 
@@ -731,7 +728,7 @@ public final class ShardedTemplate<V> {
 		if (!this.limits.fieldExpiry()) {
 			return -1;
 		}
-		List<Long> reply = await(this.commands.hpttl(location.bucket(), location.field()),
+		List<Long> reply = await(this.connection.commands().hpttl(location.bucket(), location.field()),
 				"read the TTL of " + location.key());
 		return reply.isEmpty() ? -2 : reply.get(0);
 	}
@@ -772,7 +769,7 @@ public final class ShardedTemplate<V> {
 		for (int i = 0; i < raw.length; i++) {
 			if (raw[i] == null) {
 				missing.add(i);
-				reads.add(this.commands.get(bytes(keys.get(i))).toCompletableFuture());
+				reads.add(this.connection.commands().get(bytes(keys.get(i))).toCompletableFuture());
 			}
 		}
 		awaitAll(reads, "read " + reads.size() + " plain keys");
@@ -785,8 +782,8 @@ public final class ShardedTemplate<V> {
 		Location location = this.placement.locate(key);
 		if (!location.fieldFits()) {
 			return floating
-					? Double.toString(await(this.commands.incrbyfloat(location.overflow(), Double.parseDouble(delta)), "increment " + key))
-					: Long.toString(await(this.commands.incrby(location.overflow(), Long.parseLong(delta)), "increment " + key));
+					? Double.toString(await(this.connection.commands().incrbyfloat(location.overflow(), Double.parseDouble(delta)), "increment " + key))
+					: Long.toString(await(this.connection.commands().incrby(location.overflow(), Long.parseLong(delta)), "increment " + key));
 		}
 		if (this.namespace.readThrough()) {
 			copyLegacyValue(location);
@@ -808,9 +805,9 @@ public final class ShardedTemplate<V> {
 		if (readOwn(location) != null) {
 			return;
 		}
-		byte[] legacy = await(this.commands.get(bytes(location.key())), "read the plain key " + location.key());
+		byte[] legacy = await(this.connection.commands().get(bytes(location.key())), "read the plain key " + location.key());
 		if (legacy != null) {
-			long ttl = await(this.commands.pttl(bytes(location.key())), "read the TTL of " + location.key());
+			long ttl = await(this.connection.commands().pttl(bytes(location.key())), "read the TTL of " + location.key());
 			write(List.of(location), List.of(legacy), true, (ttl > 0) ? TtlMode.SET : TtlMode.CLEAR,
 					(ttl > 0) ? Duration.ofMillis(ttl) : null);
 		}
@@ -829,11 +826,11 @@ public final class ShardedTemplate<V> {
 			}
 			if (owned.field() == null) {
 				bucketNames.add(name);
-				buckets.add(this.commands.hgetall(key).toCompletableFuture());
+				buckets.add(this.connection.commands().hgetall(key).toCompletableFuture());
 			}
 			else {
 				overflowKeys.add(owned);
-				overflowValues.add(this.commands.get(key).toCompletableFuture());
+				overflowValues.add(this.connection.commands().get(key).toCompletableFuture());
 			}
 		}
 		List<CompletableFuture<?>> all = new ArrayList<>(buckets);
@@ -863,7 +860,7 @@ public final class ShardedTemplate<V> {
 	}
 
 	private boolean legacyExists(String key) {
-		return await(this.commands.exists(bytes(key)), "look up the plain key " + key) > 0;
+		return await(this.connection.commands().exists(bytes(key)), "look up the plain key " + key) > 0;
 	}
 
 	private static Map<String, List<Integer>> groupByBucket(List<Location> locations) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -32,9 +33,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  */
 public final class ShardedTemplates implements AutoCloseable {
 
-	private final StatefulConnection<byte[], byte[]> connection;
-
-	private final RedisClusterAsyncCommands<byte[], byte[]> commands;
+	private final ShardedConnection connection;
 
 	private final boolean ownsConnection;
 
@@ -50,11 +49,10 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private final @Nullable String configProblem;
 
-	private ShardedTemplates(StatefulConnection<byte[], byte[]> connection, boolean ownsConnection) {
+	private ShardedTemplates(ShardedConnection connection, boolean ownsConnection) {
 		this.connection = connection;
-		this.commands = asyncCommands(connection);
 		this.ownsConnection = ownsConnection;
-		this.timeout = connection.getTimeout();
+		this.timeout = connection.connection().getTimeout();
 		this.version = probeVersion();
 		this.fieldExpiry = probeFieldExpiry();
 		Integer entries = null;
@@ -65,7 +63,7 @@ public final class ShardedTemplates implements AutoCloseable {
 			Map<String, String> config = new java.util.HashMap<>();
 			for (String name : List.of("hash-max-listpack-entries", "hash-max-listpack-value", "hash-max-ziplist-entries",
 					"hash-max-ziplist-value")) {
-				config.putAll(Replies.await(this.commands.configGet(name), this.timeout, "read " + name));
+				config.putAll(Replies.await(this.connection.commands().configGet(name), this.timeout, "read " + name));
 			}
 			entries = firstInt(config, "hash-max-listpack-entries", "hash-max-ziplist-entries");
 			value = firstInt(config, "hash-max-listpack-value", "hash-max-ziplist-value");
@@ -89,17 +87,19 @@ public final class ShardedTemplates implements AutoCloseable {
 	 */
 	public static ShardedTemplates create(AbstractRedisClient client) {
 		Objects.requireNonNull(client, "client must not be null");
-		StatefulConnection<byte[], byte[]> connection;
-		if (client instanceof RedisClusterClient cluster) {
-			connection = cluster.connect(ByteArrayCodec.INSTANCE);
-		}
-		else if (client instanceof RedisClient standalone) {
-			connection = standalone.connect(ByteArrayCodec.INSTANCE);
-		}
-		else {
-			throw new IllegalArgumentException("client must be a RedisClient or RedisClusterClient, was "
-					+ client.getClass().getName());
-		}
+		return create(() -> client);
+	}
+
+	/**
+	 * Opens a {@code byte[]} connection of its own from the current client of {@code clients}, and
+	 * again from its then-current client whenever that connection was closed for good: give it
+	 * {@code connectionFactory::getRequiredNativeClient} and the templates keep working after Spring's
+	 * {@code LettuceConnectionFactory} is stopped and started (which shuts its client down and makes a
+	 * new one). Probes the server. {@link #close()} closes the connection, never a client.
+	 * @param clients supplies a {@link RedisClient} or {@link RedisClusterClient}, never {@code null}
+	 */
+	public static ShardedTemplates create(Supplier<? extends AbstractRedisClient> clients) {
+		ShardedConnection connection = ShardedConnection.open(clients);
 		try {
 			return new ShardedTemplates(connection, true);
 		}
@@ -115,7 +115,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	 */
 	public static ShardedTemplates create(StatefulConnection<byte[], byte[]> connection) {
 		Objects.requireNonNull(connection, "connection must not be null");
-		return new ShardedTemplates(connection, false);
+		return new ShardedTemplates(ShardedConnection.of(connection), false);
 	}
 
 	/**
@@ -153,7 +153,7 @@ public final class ShardedTemplates implements AutoCloseable {
 		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
 				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
-		return new ShardedTemplate<>(this.connection, this.commands, this.timeout, namespace, layout, limits, serializer);
+		return new ShardedTemplate<>(this.connection, this.timeout, namespace, layout, limits, serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */
@@ -195,8 +195,8 @@ public final class ShardedTemplates implements AutoCloseable {
 		byte[] key = new KeyPlacement(namespace, wanted, limits.maxValueBytes()).layoutKey();
 		String keyName = new String(key, StandardCharsets.UTF_8);
 		byte[] storedBytes = Replies.await(
-				this.commands.set(key, wanted.encode().getBytes(StandardCharsets.UTF_8), SetArgs.Builder.nx())
-					.thenCompose((ok) -> this.commands.get(key)),
+				this.connection.commands().set(key, wanted.encode().getBytes(StandardCharsets.UTF_8), SetArgs.Builder.nx())
+					.thenCompose((ok) -> this.connection.commands().get(key)),
 				this.timeout, "store or read the layout of namespace '" + namespace.name() + "' at " + keyName);
 		if (storedBytes == null) {
 			throw new IllegalStateException("Namespace '" + namespace.name() + "': the layout key " + keyName
@@ -237,7 +237,7 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private String probeVersion() {
 		try {
-			String info = Replies.await(this.commands.info("server"), this.timeout, "read INFO server");
+			String info = Replies.await(this.connection.commands().info("server"), this.timeout, "read INFO server");
 			for (String line : info.split("\r?\n")) {
 				if (line.startsWith("redis_version:")) {
 					return line.substring("redis_version:".length()).trim();
@@ -252,7 +252,7 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private boolean probeFieldExpiry() {
 		try {
-			List<Object> info = Replies.await(this.commands.commandInfo("hpexpire", "hpttl", "hpersist"), this.timeout,
+			List<Object> info = Replies.await(this.connection.commands().commandInfo("hpexpire", "hpttl", "hpersist"), this.timeout,
 					"look up HPEXPIRE");
 			return info.size() == 3 && info.stream().allMatch((entry) -> entry instanceof List<?> list && !list.isEmpty());
 		}
@@ -269,18 +269,6 @@ public final class ShardedTemplates implements AutoCloseable {
 			}
 		}
 		return null;
-	}
-
-	@SuppressWarnings("unchecked")
-	private static RedisClusterAsyncCommands<byte[], byte[]> asyncCommands(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof StatefulRedisClusterConnection<?, ?> cluster) {
-			return (RedisClusterAsyncCommands<byte[], byte[]>) cluster.async();
-		}
-		if (connection instanceof StatefulRedisConnection<?, ?> standalone) {
-			return (RedisClusterAsyncCommands<byte[], byte[]>) standalone.async();
-		}
-		throw new IllegalArgumentException("connection must be a StatefulRedisConnection or "
-				+ "StatefulRedisClusterConnection, was " + connection.getClass().getName());
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.codec.EncodedValue;
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 
 /**
@@ -79,7 +80,8 @@ final class TemplateConnections implements AutoCloseable {
 	 * Whether a connection (or one being opened) can take commands: not failed to open, and not
 	 * disconnected for good. A connection that reconnects by itself (Lettuce's default) stays in
 	 * use while it reconnects, its commands queued and retried; one without auto-reconnect is
-	 * replaced once it lost its channel.
+	 * replaced once it lost its channel, and so is one that was closed (its client shut down, as
+	 * stopping Spring's connection factory does), which never reconnects.
 	 */
 	private static boolean isUsable(CompletableFuture<StatefulConnection<String, EncodedValue>> connection) {
 		if (!connection.isDone()) {
@@ -89,6 +91,9 @@ final class TemplateConnections implements AutoCloseable {
 			return false;
 		}
 		StatefulConnection<String, EncodedValue> open = connection.join();
+		if (open instanceof RedisChannelHandler<?, ?> handler && handler.isClosed()) {
+			return false;
+		}
 		return open.isOpen() || open.getOptions().isAutoReconnect();
 	}
 

@@ -90,19 +90,28 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		requireFormat(format);
 		AbstractRedisClient client = factory.getRequiredNativeClient();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
-		if (client instanceof RedisClusterClient clusterClient) {
-			return create(clusterClient, format, timeout);
-		}
-		if (!(client instanceof RedisClient redisClient)) {
+		if (!(client instanceof RedisClusterClient) && !(client instanceof RedisClient)) {
 			throw new IllegalArgumentException("Unsupported native client " + client.getClass().getName());
 		}
-		int defaultDatabase = factory.getDatabase();
-		// the client's own RedisURI (SSL, auth, Sentinel, database) has no public getter: connect with it
+		boolean cluster = client instanceof RedisClusterClient;
+		int defaultDatabase = cluster ? 0 : factory.getDatabase();
+		// Each connection comes from the factory's client of the moment: stopping the factory shuts its
+		// client down and starting it makes a new one, and TemplateConnections then opens a new connection
+		// in place of the one closed with the old client. The client's own RedisURI (SSL, auth, Sentinel,
+		// database) has no public getter: connect with it.
 		TemplateConnections.Connector connector = (database) -> CompletableFuture
-			.supplyAsync(() -> redisClient.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread)
-			.thenCompose((connection) -> select(connection, database, defaultDatabase));
-		return new ValueTemplate<>(new TemplateConnections(connector, false, defaultDatabase, timeout),
+			.supplyAsync(() -> connect(factory.getRequiredNativeClient()), ValueTemplate::connectThread)
+			.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<String, EncodedValue> standalone)
+					? select(standalone, database, defaultDatabase) : CompletableFuture.completedFuture(connection));
+		return new ValueTemplate<>(new TemplateConnections(connector, cluster, defaultDatabase, timeout),
 				defaultDatabase, format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+	}
+
+	private static StatefulConnection<String, EncodedValue> connect(AbstractRedisClient client) {
+		if (client instanceof RedisClusterClient clusterClient) {
+			return clusterClient.connect(EncodedValueCodec.INSTANCE);
+		}
+		return ((RedisClient) client).connect(EncodedValueCodec.INSTANCE);
 	}
 
 	/**

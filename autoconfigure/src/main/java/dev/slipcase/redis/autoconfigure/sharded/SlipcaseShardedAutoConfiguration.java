@@ -59,7 +59,7 @@ public final class SlipcaseShardedAutoConfiguration {
 			connectionFactory.start();
 		}
 		try {
-			return ShardedTemplates.create(connectionFactory.getRequiredNativeClient());
+			return ShardedTemplates.create(connectionFactory::getRequiredNativeClient);
 		}
 		catch (RedisException ex) {
 			throw ShardedNamespaceBeans.unreachable("spring.data.redis", ex);

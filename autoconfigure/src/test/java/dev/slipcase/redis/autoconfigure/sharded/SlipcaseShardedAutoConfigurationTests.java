@@ -26,6 +26,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.ResolvableType;
@@ -96,6 +97,26 @@ class SlipcaseShardedAutoConfigurationTests {
 				assertThat(this.redis.command("TYPE", "~sc:{pv:n:12}")).isEqualTo("hash");
 				assertThat(this.redis.command("HGET", "~sc:{pv:n:12}", "34")).isEqualTo("7");
 				assertThat(this.redis.command("EXISTS", "views:1234")).isEqualTo(0L);
+			});
+	}
+
+	@Test
+	void aNamespaceTemplateKeepsWorkingAfterTheContextIsStoppedAndStarted() {
+		this.runner
+			.withPropertyValues("slipcase.redis.sharded.namespaces.page-views.alias=pv",
+					"slipcase.redis.sharded.namespaces.page-views.key-prefix=views:",
+					"slipcase.redis.sharded.namespaces.page-views.value-type=java.lang.Long")
+			.run((context) -> {
+				@SuppressWarnings("unchecked")
+				ShardedTemplate<Long> views = context.getBean("pageViewsShardedTemplate", ShardedTemplate.class);
+				views.set("views:1", 1L);
+				// stopping shuts the connection factory's client down; starting makes a new one, as Spring's
+				// test-context pausing and an application's stop/start do
+				context.getSourceApplicationContext(ConfigurableApplicationContext.class).stop();
+				context.getSourceApplicationContext(ConfigurableApplicationContext.class).start();
+				assertThat(views.incrBy("views:1", 2)).isEqualTo(3);
+				assertThat(views.get("views:1")).isEqualTo(3L);
+				assertThat(this.redis.command("HGET", "~sc:{pv:n:0}", "1")).isEqualTo("3");
 			});
 	}
 

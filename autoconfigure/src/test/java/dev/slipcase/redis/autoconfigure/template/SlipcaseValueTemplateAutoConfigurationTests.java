@@ -27,6 +27,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -75,6 +76,23 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 				assertThat(context).hasSingleBean(ValueTemplates.class);
 				assertThat(context).hasBean("slipcaseValueTemplate");
 			});
+	}
+
+	@Test
+	void templatesKeepWorkingAfterTheContextIsStoppedAndStarted() {
+		this.runner.run((context) -> {
+			ValueTemplates templates = context.getBean(ValueTemplates.class);
+			ValueTemplate<Order> orders = templates.forType(Order.class);
+			Order order = new Order("7", Instant.parse("2026-11-21T10:15:30Z"), List.of("cup"), null);
+			orders.set("order:7", order);
+			// stopping shuts the connection factory's client down; starting makes a new one, as Spring's
+			// test-context pausing and an application's stop/start do
+			context.getSourceApplicationContext(ConfigurableApplicationContext.class).stop();
+			context.getSourceApplicationContext(ConfigurableApplicationContext.class).start();
+			assertThat(orders.get("order:7")).isEqualTo(order);
+			orders.set("order:8", order);
+			assertThat(this.redis.command("EXISTS", "order:8")).isEqualTo(1L);
+		});
 	}
 
 	@Test
