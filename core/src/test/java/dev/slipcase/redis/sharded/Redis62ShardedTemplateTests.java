@@ -1,10 +1,5 @@
 package dev.slipcase.redis.sharded;
 
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.slipcase.redis.test.RedisServer;
@@ -13,40 +8,16 @@ import dev.slipcase.redis.test.RedisServers;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** The template against Redis 6.2, whose compact hashes are ziplists configured by the ziplist names. */
-class Redis62ShardedTemplateTests extends ShardedTemplateContract {
+class Redis62ShardedTemplateTests extends StandaloneShardedTemplateContract {
 
-	private RedisServer server;
-
-	private RedisClient client;
-
-	private StatefulRedisConnection<String, String> connection;
-
-	private ShardedTemplates templates;
-
-	@BeforeAll
-	void start() {
-		this.server = RedisServers.startRedis62();
-		this.client = RedisClient.create(this.server.endpoint().uri());
-		this.connection = this.client.connect();
-		this.templates = ShardedTemplates.create(this.client);
-	}
-
-	@AfterAll
-	void stop() {
-		this.templates.close();
-		this.connection.close();
-		this.client.shutdown();
-		this.server.close();
+	@Override
+	RedisServer startServer() {
+		return RedisServers.startRedis62();
 	}
 
 	@Override
-	ShardedTemplates templates() {
-		return this.templates;
-	}
-
-	@Override
-	RedisClusterCommands<String, String> redis() {
-		return this.connection.sync();
+	boolean ownsServer() {
+		return true;
 	}
 
 	@Override
@@ -57,7 +28,7 @@ class Redis62ShardedTemplateTests extends ShardedTemplateContract {
 	@Test
 	void runsOnRedis62WithoutFieldExpiry() {
 		assertThat(this.server.version()).startsWith("6.2");
-		assertThat(this.templates.supportsFieldExpiry()).isFalse();
+		assertThat(templates().supportsFieldExpiry()).isFalse();
 	}
 
 	@Test

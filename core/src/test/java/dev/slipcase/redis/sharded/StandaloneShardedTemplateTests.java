@@ -4,10 +4,7 @@ import java.util.Map;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import dev.slipcase.redis.test.RedisServer;
@@ -17,45 +14,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /** The template against the shared standalone server (redis-server 7.0 here). */
-class StandaloneShardedTemplateTests extends ShardedTemplateContract {
+class StandaloneShardedTemplateTests extends StandaloneShardedTemplateContract {
 
-	private RedisServer server;
-
-	private RedisClient client;
-
-	private StatefulRedisConnection<String, String> connection;
-
-	private ShardedTemplates templates;
-
-	@BeforeAll
-	void connect() {
-		this.server = RedisServers.shared();
-		this.client = RedisClient.create(this.server.endpoint().uri());
-		this.connection = this.client.connect();
-		this.templates = ShardedTemplates.create(this.client);
-	}
-
-	@AfterAll
-	void disconnect() {
-		this.templates.close();
-		this.connection.close();
-		this.client.shutdown();
+	@Override
+	RedisServer startServer() {
+		return RedisServers.shared();
 	}
 
 	@Override
-	ShardedTemplates templates() {
-		return this.templates;
-	}
-
-	@Override
-	RedisClusterCommands<String, String> redis() {
-		return this.connection.sync();
+	boolean ownsServer() {
+		return false;
 	}
 
 	@Test
 	void serverWithoutHpexpireIsDetected() {
-		assertThat(this.templates.supportsFieldExpiry()).isEqualTo(this.server.isAtLeast(7, 4));
-		assertThat(this.templates.serverVersion()).isEqualTo(this.server.version());
+		assertThat(templates().supportsFieldExpiry()).isEqualTo(this.server.isAtLeast(7, 4));
+		assertThat(templates().serverVersion()).isEqualTo(this.server.version());
 	}
 
 	@Test
