@@ -1,6 +1,9 @@
 package dev.slipcase.redis.serializer;
 
+import java.util.regex.Pattern;
+
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
 
 import org.springframework.data.redis.serializer.SerializationException;
 
@@ -23,9 +26,29 @@ final class FormatErrors {
 				&& serializationException.getMessage().startsWith(formatName + ":")) {
 			return serializationException;
 		}
-		String detail = (cause != null) ? cause.getClass().getSimpleName() + ": " + firstLine(cause.getMessage()) : "";
-		return new SerializationException(formatName + ": " + what + (detail.isEmpty() ? "" : " (" + detail + ")"),
-				cause);
+		String detail = (cause != null) ? inWords(cause) : "";
+		return new SerializationException(formatName + ": " + what + (detail.isEmpty() ? "" : ": " + detail), cause);
+	}
+
+	/**
+	 * What {@code failure} says, in words a person reads in a log: the library's own message
+	 * without exception class names, parser locations or buffer internals (reader and writer
+	 * indexes, allocator classes), which say nothing about the value.
+	 */
+	static String inWords(Throwable failure) {
+		if (failure instanceof IndexOutOfBoundsException) {
+			return "a length or offset in the value runs past its end (the value is truncated, or a length field is corrupt)";
+		}
+		if (failure instanceof JacksonException jackson) {
+			return firstLine(jackson.getOriginalMessage());
+		}
+		String message = firstLine(failure.getMessage());
+		if (message.isEmpty() || INTERNALS.matcher(message).find()) {
+			return (failure instanceof NumberFormatException) ? "a number is malformed"
+					: "the value is malformed (" + failure.getClass().getSimpleName().replaceAll("(?<=[a-z])(?=[A-Z])", " ")
+						.toLowerCase(java.util.Locale.ROOT) + ")";
+		}
+		return message;
 	}
 
 	/**
@@ -49,6 +72,9 @@ final class FormatErrors {
 		}
 		return error(formatName, "cannot encode value", failure);
 	}
+
+	/** Words in a library message that name buffer internals rather than the value. */
+	private static final Pattern INTERNALS = Pattern.compile("ByteBuf|writerIndex|readerIndex|maxCapacity|Adaptive|\\$");
 
 	private static String firstLine(@Nullable String message) {
 		if (message == null) {

@@ -11,6 +11,8 @@ import io.protostuff.LinkedBuffer;
 import io.protostuff.ProtostuffIOUtil;
 import tools.jackson.core.type.TypeReference;
 
+import org.springframework.data.redis.serializer.SerializationException;
+
 /**
  * Protostuff (protobuf wire encoding, nested messages as groups) through a schema built from the
  * Java type at creation: records (which protostuff 1.8's {@code RuntimeSchema} throws on), concrete
@@ -99,6 +101,12 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 			T value = this.schema.finish(holder);
 			in.skipBytes(length);
 			return value;
+		}
+		catch (IndexOutOfBoundsException ex) {
+			SerializationException failure = FormatErrors.error(name(), "a field length runs past the end of the "
+					+ length + "-byte value (it is truncated, or a length field is corrupt)");
+			failure.initCause(ex);
+			throw failure;
 		}
 		catch (IOException | RuntimeException | Error ex) {
 			throw FormatErrors.decodeFailure(name(), ex);

@@ -198,12 +198,21 @@ class BadInputTests {
 					fail(describe(formatName, i, mutation, kind, input) + ": message does not name the format: "
 							+ ex.getMessage(), ex);
 				}
+				if (INTERNALS.matcher(ex.getMessage()).find()) {
+					fail(describe(formatName, i, mutation, kind, input)
+							+ ": message names buffer or exception internals instead of the cause in words: "
+							+ ex.getMessage(), ex);
+				}
 			}
 			catch (Throwable ex) {
 				fail(describe(formatName, i, mutation, kind, input) + ": threw " + ex, ex);
 			}
 		}
 	}
+
+	/** What a message about a value must not contain: buffer internals and raw exception class names. */
+	private static final java.util.regex.Pattern INTERNALS = java.util.regex.Pattern
+		.compile("ByteBuf|writerIndex|readerIndex|maxCapacity|Adaptive|[A-Za-z]+(Exception|Error):");
 
 	private static String describe(String formatName, int i, String mutation, Buffers kind, byte[] input) {
 		return formatName + " case " + i + " (seed " + SEED + ", " + mutation + ", " + kind + ") input "

@@ -29,13 +29,39 @@ final class Failures {
 	/** A value whose header claims more than the cap, refused before anything is allocated. */
 	static SerializationException declaresTooMuch(String compressor, String claim, int maxDecompressedSize) {
 		return decompress(compressor, "it declares " + claim + " bytes, more than the maximum decompressed size of "
-				+ maxDecompressedSize + " bytes");
+				+ cap(maxDecompressedSize));
 	}
 
 	/** A value that turned out larger than the cap while decompressing in bounded steps. */
 	static SerializationException inflatesTooMuch(String compressor, int maxDecompressedSize) {
 		return decompress(compressor, "it inflates to more than the maximum decompressed size of "
-				+ maxDecompressedSize + " bytes");
+				+ cap(maxDecompressedSize));
+	}
+
+	/** A value that filled the output buffer, whose capacity is the cap, before it ended. */
+	static SerializationException outputFull(String compressor, int room, Throwable cause) {
+		return decompress(compressor, "it inflates to more than the maximum decompressed size of " + cap(room),
+				cause);
+	}
+
+	private static String cap(int bytes) {
+		return (bytes < 1024) ? bytes + " bytes" : bytes + " bytes (" + size(bytes) + ")";
+	}
+
+	/** {@code bytes} as a person reads a size: "32 MiB", "1.5 KiB", "17 bytes". */
+	static String size(long bytes) {
+		if (bytes < 1024) {
+			return bytes + " bytes";
+		}
+		String[] units = { "KiB", "MiB", "GiB" };
+		double value = bytes;
+		int unit = -1;
+		while (value >= 1024 && unit < units.length - 1) {
+			value /= 1024;
+			unit++;
+		}
+		return ((value == Math.rint(value)) ? String.valueOf((long) value)
+				: String.format(java.util.Locale.ROOT, "%.1f", value)) + " " + units[unit];
 	}
 
 	static void checkMaxDecompressedSize(int maxDecompressedSize) {

@@ -171,7 +171,9 @@ public final class Lz4Compressor implements Compressor {
 		catch (LZ4Exception | IndexOutOfBoundsException | IllegalArgumentException ex) {
 			in.readerIndex(inStart);
 			out.writerIndex(outStart);
-			throw Failures.decompress(NAME, "corrupt or truncated LZ4 block (" + ex.getMessage() + ")", ex);
+			throw Failures.decompress(NAME, (ex instanceof IndexOutOfBoundsException)
+					? "corrupt or truncated LZ4 block: it reaches past the end of its input or output"
+					: "corrupt or truncated LZ4 block (" + ex.getMessage() + ")", ex);
 		}
 	}
 

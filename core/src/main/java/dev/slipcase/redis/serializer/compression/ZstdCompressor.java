@@ -225,7 +225,7 @@ public final class ZstdCompressor implements Compressor {
 		}
 		catch (IndexOutOfBoundsException ex) {
 			out.writerIndex(outStart);
-			throw Failures.decompress(NAME, "the output buffer cannot hold the value (" + ex.getMessage() + ")", ex);
+			throw Failures.outputFull(NAME, Math.min(maxDecompressedSize, out.maxCapacity() - outStart), ex);
 		}
 		finally {
 			Reference.reachabilityFence(this);
