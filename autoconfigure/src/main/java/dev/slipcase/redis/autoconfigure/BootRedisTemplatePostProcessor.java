@@ -1,6 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
-import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
@@ -15,9 +16,10 @@ import org.springframework.core.type.MethodMetadata;
 import org.springframework.data.redis.core.RedisTemplate;
 
 /**
- * Gives Boot's auto-configured {@code redisTemplate} Slipcase's serializers before it is
- * initialised: UTF-8 String keys and hash keys, values and hash values through the family's
- * {@code Object} serializer. Only the bean Boot's {@link DataRedisAutoConfiguration} defined is
+ * When {@code slipcase.redis.redis-template.enabled} is set, replaces Boot's auto-configured
+ * {@code redisTemplate}, before it is initialised, with a {@link SlipcaseRedisTemplate} on the
+ * same connection factory: UTF-8 String keys and hash keys, values and hash values through the
+ * family's {@code Object} serializer, and the key named in serialization errors. Only the bean Boot's {@link DataRedisAutoConfiguration} defined is
  * changed; a {@code redisTemplate} the application defines (which makes Boot back off) is left as
  * it is.
  */
@@ -44,13 +46,12 @@ final class BootRedisTemplatePostProcessor implements BeanPostProcessor, BeanFac
 
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) throws BeansException {
-		if (BEAN_NAME.equals(beanName) && bean instanceof RedisTemplate<?, ?> template && isDefinedByBoot()) {
-			SlipcaseSerializerFamily family = this.family.getObject();
-			template.setKeySerializer(SlipcaseSerializers.string());
-			template.setHashKeySerializer(SlipcaseSerializers.string());
-			template.setValueSerializer(family.valueSerializer());
-			template.setHashValueSerializer(family.valueSerializer());
+		if (BEAN_NAME.equals(beanName) && bean instanceof RedisTemplate<?, ?> boots && isDefinedByBoot()) {
+			SlipcaseRedisTemplate<Object, Object> template = new SlipcaseRedisTemplate<>();
+			template.setConnectionFactory(boots.getConnectionFactory());
+			this.family.getObject().configure(template);
 			this.customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
+			return template;
 		}
 		return bean;
 	}

@@ -11,17 +11,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
-import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.compression.Lz4Compressor;
 import dev.slipcase.redis.serializer.compression.ZstdCompressor;
 import dev.slipcase.redis.serializer.compression.ZstdDictionaries;
 import dev.slipcase.redis.serializer.compression.ZstdDictionary;
+import dev.slipcase.redis.autoconfigure.cache.CacheValueSerializers;
+import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
 import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheConfigurationCustomizer;
 import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheManagerBuilderCustomizer;
 import io.netty.buffer.ByteBufAllocator;
@@ -29,6 +32,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -38,6 +42,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.cache.annotation.AnnotationCacheOperationSource;
+import org.springframework.cache.interceptor.CacheOperationSource;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.Resource;
@@ -45,7 +51,6 @@ import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.RedisTemplate;
-import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -174,18 +179,15 @@ public final class SlipcaseRedisAutoConfiguration {
 	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	RedisTemplate<String, Object> slipcaseRedisTemplate(RedisConnectionFactory connectionFactory,
 			SlipcaseSerializerFamily family, ObjectProvider<SlipcaseRedisTemplateCustomizer> customizers) {
-		RedisTemplate<String, Object> template = new RedisTemplate<>();
+		SlipcaseRedisTemplate<String, Object> template = new SlipcaseRedisTemplate<>();
 		template.setConnectionFactory(connectionFactory);
-		template.setKeySerializer(SlipcaseSerializers.string());
-		template.setHashKeySerializer(SlipcaseSerializers.string());
-		template.setValueSerializer(family.valueSerializer());
-		template.setHashValueSerializer(family.valueSerializer());
+		family.configure(template);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(template));
 		return template;
 	}
 
 	@Bean
-	@ConditionalOnBooleanProperty(name = "slipcase.redis.redis-template.enabled", matchIfMissing = true)
+	@ConditionalOnBooleanProperty("slipcase.redis.redis-template.enabled")
 	static BootRedisTemplatePostProcessor slipcaseBootRedisTemplatePostProcessor(
 			ObjectProvider<SlipcaseSerializerFamily> family, ObjectProvider<SlipcaseRedisTemplateCustomizer> customizers) {
 		return new BootRedisTemplatePostProcessor(family, customizers);
@@ -361,30 +363,22 @@ public final class SlipcaseRedisAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean({ RedisCacheConfiguration.class, SlipcaseCacheManagerBuilderCustomizer.class })
+		@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 		SlipcaseCacheManagerBuilderCustomizer slipcaseCacheManagerBuilderCustomizer(SlipcaseRedisProperties properties,
 				SlipcaseSerializerFamily family, ObjectProvider<SlipcaseCacheConfigurationCustomizer> customizers,
-				BeanFactory beanFactory) {
+				ConfigurableListableBeanFactory beanFactory, RedisConnectionFactory connectionFactory,
+				ObjectProvider<CacheOperationSource> cacheOperationSources) {
 			ClassLoader classLoader = beanFactoryClassLoader(beanFactory);
-			Map<String, RedisSerializer<Object>> serializers = new LinkedHashMap<>();
 			properties.getCache().getCaches().forEach((name, spec) -> {
-				String property = "slipcase.redis.cache.caches." + name;
-				if (spec.getFormat() == null && spec.getCompression() == null) {
-					return;
-				}
 				if (spec.getFormat() != null) {
-					requireProtostuff(spec.getFormat(), property + ".format", classLoader);
-				}
-				try {
-					serializers.put(name, family.valueSerializer(spec.getFormat(),
-							(spec.getCompression() != null) ? spec.getCompression().trim().toLowerCase(Locale.ROOT) : null));
-				}
-				catch (IllegalArgumentException ex) {
-					throw new SlipcaseConfigurationException(property, ex.getMessage(),
-							"Choose a format and compressor every allowed type supports for cache '" + name + "'.", ex);
+					requireProtostuff(spec.getFormat(), "slipcase.redis.cache.caches." + name + ".format", classLoader);
 				}
 			});
-			return new SlipcaseCacheManagerBuilderCustomizer(family, properties.getCache(),
-					customizers.orderedStream().toList(), serializers);
+			CacheOperationSource operations = cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new);
+			CacheValueSerializers serializers = new CacheValueSerializers(family, properties.getCache(),
+					CachedMethods.find(beanFactory, operations));
+			return new SlipcaseCacheManagerBuilderCustomizer(serializers, properties.getCache(),
+					customizers.orderedStream().toList(), connectionFactory);
 		}
 
 	}

@@ -240,10 +240,11 @@ public class SlipcaseRedisProperties {
 
 		/**
 		 * Whether Boot's auto-configured redisTemplate writes String keys as UTF-8 and values with
-		 * Slipcase's serializers instead of JDK serialization. A redisTemplate bean of the
-		 * application's own is never changed.
+		 * Slipcase's serializers instead of JDK serialization. Off by default, because keys and
+		 * values that template wrote are already in Redis in JDK form and would no longer be found
+		 * or read. A redisTemplate bean of the application's own is never changed.
 		 */
-		private boolean enabled = true;
+		private boolean enabled = false;
 
 		public boolean isEnabled() {
 			return this.enabled;

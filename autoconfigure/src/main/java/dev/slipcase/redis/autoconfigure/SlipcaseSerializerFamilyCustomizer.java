@@ -1,5 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+
 /**
  * Customizes the auto-configured {@link SlipcaseSerializerFamily} before it is built, after the
  * properties are applied: allow generic types, route types in code, change the mapper.

@@ -6,6 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.autoconfigure.annotated.Catalogue;
 import dev.slipcase.redis.autoconfigure.annotated.Plain;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
@@ -97,9 +99,21 @@ class SlipcaseRedisAutoConfigurationTests {
 	}
 
 	@Test
-	void bootsRedisTemplateWritesWithSlipcaseSerializers() {
+	void bootsRedisTemplateIsLeftAsBootMadeItByDefault() {
 		this.runner.run((context) -> {
 			RedisTemplate<?, ?> template = context.getBean("redisTemplate", RedisTemplate.class);
+			assertThat(template).isNotInstanceOf(SlipcaseRedisTemplate.class);
+			assertThat(template.getKeySerializer()).isInstanceOf(JdkSerializationRedisSerializer.class);
+			assertThat(template.getValueSerializer()).isInstanceOf(JdkSerializationRedisSerializer.class);
+		});
+	}
+
+	@Test
+	void bootsRedisTemplateWritesWithSlipcaseSerializersWhenEnabled() {
+		this.runner.withPropertyValues("slipcase.redis.redis-template.enabled=true").run((context) -> {
+			RedisTemplate<?, ?> template = context.getBean("redisTemplate", RedisTemplate.class);
+			assertThat(template).isInstanceOf(SlipcaseRedisTemplate.class);
+			assertThat(template.getConnectionFactory()).isSameAs(context.getBean(RedisConnectionFactory.class));
 			assertThat(template.getValueSerializer())
 				.isSameAs(context.getBean(SlipcaseSerializerFamily.class).valueSerializer());
 			assertThat(template.getHashValueSerializer()).isSameAs(template.getValueSerializer());
@@ -402,6 +416,7 @@ class SlipcaseRedisAutoConfigurationTests {
 	void templateCustomizersRunForBothTemplates() {
 		AtomicInteger calls = new AtomicInteger();
 		this.runner.withBean(SlipcaseRedisTemplateCustomizer.class, () -> (template) -> calls.incrementAndGet())
+			.withPropertyValues("slipcase.redis.redis-template.enabled=true")
 			.run((context) -> {
 				context.getBean("redisTemplate");
 				context.getBean("slipcaseRedisTemplate");

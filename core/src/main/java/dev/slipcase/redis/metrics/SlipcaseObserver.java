@@ -84,6 +84,14 @@ public interface SlipcaseObserver {
 	default void memoryReported(BucketMemoryReport report) {
 	}
 
+	/**
+	 * A cache read an entry it could not use (unreadable bytes, or a value of another type than
+	 * the cache's methods return) and treated it as a miss.
+	 * @param cache the cache's name
+	 */
+	default void cacheEntryUnreadable(String cache) {
+	}
+
 	/** What a serialization error happened in. */
 	enum Operation {
 

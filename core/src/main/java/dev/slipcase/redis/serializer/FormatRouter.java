@@ -14,7 +14,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Picks each type's format: a registration in code, else the type's {@link RedisFormat}
- * annotation, else uncompressed JSON. The formats and serializers it makes write in the chosen
+ * annotation, else uncompressed JSON. Strings chosen as JSON are stored as their bare UTF-8 text
+ * and numbers as bare decimal JSON, so both stay plain in {@code redis-cli} and numbers work with
+ * {@code INCR}. The formats and serializers it makes write in the chosen
  * format and read every format the type can be in (JSON with or without a header, Protostuff)
  * with every registered compressor, by the value's header, so a type's format can evolve (small
  * types in JSON, big ones in Protostuff plus Zstd) without a flag day: read old, write new.
@@ -57,6 +59,18 @@ public final class FormatRouter {
 		JsonFormat.requireNonNull(type, "type");
 		JavaType javaType = this.mapper.constructType(type);
 		return format(javaType.getRawClass(), JsonFormat.of(this.mapper, type), type.getType());
+	}
+
+	/**
+	 * The format for values of {@code type}, a {@code Class} or a generic type such as a method's
+	 * return type {@code Map<String, List<Order>>} (chosen by its raw class); the caller vouches
+	 * that the values it writes are of that type.
+	 */
+	@SuppressWarnings("unchecked")
+	public SelfDescribingFormat<Object> format(Type type) {
+		JsonFormat.requireNonNull(type, "type");
+		JavaType javaType = this.mapper.constructType(type);
+		return format(javaType.getRawClass(), (JsonFormat<Object>) JsonFormat.of(this.mapper, javaType), type);
 	}
 
 	/** A serializer for values of {@code type}. */
@@ -117,10 +131,12 @@ public final class FormatRouter {
 		return new Choice(FormatKind.JSON, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
 	}
 
+	@SuppressWarnings("unchecked")
 	private <T> SelfDescribingFormat<T> format(Class<?> raw, JsonFormat<T> json, Type type) {
 		Choice choice = choiceFor(raw);
 		ProtostuffFormat<T> protostuff = protostuffOrNull(type, choice.kind() == FormatKind.PROTOSTUFF);
-		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
+		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff
+				: (raw == String.class) ? (TaggedFormat<T>) Utf8StringFormat.INSTANCE : json;
 		SelfDescribingFormat.Builder<T> builder = configure(SelfDescribingFormat.builder(writeFormat), choice, raw)
 			.readAlso(json);
 		if (protostuff != null) {

@@ -71,6 +71,11 @@ public final class TypeAllowlist {
 		return null;
 	}
 
+	/** Whether {@code id} names an allowed type. */
+	public boolean isAllowed(String id) {
+		return this.typesById.containsKey(id);
+	}
+
 	/** The allowed types by id as declared ({@code Class} or generic {@code Type}), in registration order. */
 	Map<String, Type> declaredTypes() {
 		return this.declaredTypesById;
@@ -101,6 +106,12 @@ public final class TypeAllowlist {
 		public Builder allow(String id, TypeReference<?> type) {
 			JsonFormat.requireNonNull(type, "type");
 			return add(id, TypeFactory.createDefaultInstance().constructType(type), type.getType());
+		}
+
+		/** Allows {@code type}, a {@code Class} or a generic type such as a method's return type, under {@code id}. */
+		public Builder allow(String id, Type type) {
+			JsonFormat.requireNonNull(type, "type");
+			return add(id, TypeFactory.createDefaultInstance().constructType(type), type);
 		}
 
 		private Builder add(String id, JavaType type, Type declared) {

@@ -2,83 +2,81 @@ package dev.slipcase.redis.autoconfigure.cache;
 
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
-import dev.slipcase.redis.autoconfigure.SlipcaseSerializerFamily;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.core.Ordered;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager.RedisCacheManagerBuilder;
+import org.springframework.data.redis.cache.RedisCacheWriter;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.serializer.RedisSerializationContext.SerializationPair;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
- * Makes Boot's Redis cache manager store values with Slipcase's {@code Object} serializer, keeping
- * everything else Boot configured ({@code spring.cache.redis.*}: TTL, key prefix, null values),
- * and applies {@code slipcase.redis.cache.caches.<name>.*}. Runs before the application's own
+ * Makes Boot's Redis cache manager store values with Slipcase's serializers, keeping everything
+ * else Boot configured ({@code spring.cache.redis.*}: TTL, key prefix, null values): each cache a
+ * method fills gets a serializer typed by what its methods return, every other cache the
+ * family's {@code Object} serializer ({@link CacheValueSerializers}); the cache writer names keys
+ * in errors and repairs entries a cache cannot use ({@link SlipcaseCacheWriter}); and
+ * {@code slipcase.redis.cache.caches.<name>.*} applies. Runs before the application's own
  * {@code RedisCacheManagerBuilderCustomizer}s, which therefore win. Thread-safe.
  */
 public final class SlipcaseCacheManagerBuilderCustomizer implements RedisCacheManagerBuilderCustomizer, Ordered {
 
-	private final SlipcaseSerializerFamily family;
+	private final CacheValueSerializers serializers;
 
 	private final SlipcaseRedisProperties.Cache properties;
 
 	private final List<SlipcaseCacheConfigurationCustomizer> customizers;
 
-	private final Map<String, RedisSerializer<Object>> cacheSerializers;
+	private final RedisConnectionFactory connectionFactory;
 
 	/**
 	 * A customizer.
-	 * @param family the serializers
+	 * @param serializers each cache's value serializer
 	 * @param properties {@code slipcase.redis.cache.*}
 	 * @param customizers applied to every configuration, in order
-	 * @param cacheSerializers each configured cache's value serializer, by cache name (see
-	 * {@link SlipcaseSerializerFamily#valueSerializer(dev.slipcase.redis.serializer.FormatKind, String)})
+	 * @param connectionFactory the connection factory Boot's cache manager uses
 	 */
-	public SlipcaseCacheManagerBuilderCustomizer(SlipcaseSerializerFamily family, SlipcaseRedisProperties.Cache properties,
-			List<SlipcaseCacheConfigurationCustomizer> customizers, Map<String, RedisSerializer<Object>> cacheSerializers) {
-		this.family = family;
+	public SlipcaseCacheManagerBuilderCustomizer(CacheValueSerializers serializers,
+			SlipcaseRedisProperties.Cache properties, List<SlipcaseCacheConfigurationCustomizer> customizers,
+			RedisConnectionFactory connectionFactory) {
+		this.serializers = serializers;
 		this.properties = properties;
 		this.customizers = List.copyOf(customizers);
-		this.cacheSerializers = Map.copyOf(cacheSerializers);
+		this.connectionFactory = connectionFactory;
 	}
 
 	@Override
 	public void customize(RedisCacheManagerBuilder builder) {
+		// The writer Boot's builder starts from, with Slipcase's additions.
+		builder.cacheWriter(new SlipcaseCacheWriter(RedisCacheWriter.nonLockingRedisCacheWriter(this.connectionFactory),
+				this.serializers.byCache(), this.serializers.defaults()));
 		RedisCacheConfiguration defaults = customized(null,
-				withValues(builder.cacheDefaults(), this.family.valueSerializer(), "every cache"));
+				withSerializer(builder.cacheDefaults(), this.serializers.defaults()));
 		builder.cacheDefaults(defaults);
 		// Caches named before this customizer (spring.cache.cache-names) were given Boot's defaults.
 		Set<String> names = new LinkedHashSet<>(builder.getConfiguredCaches());
-		names.addAll(this.properties.getCaches().keySet());
+		names.addAll(this.serializers.byCache().keySet());
 		for (String name : names) {
-			RedisCacheConfiguration configuration = builder.getCacheConfigurationFor(name)
-				.map((existing) -> existing.serializeValuesWith(defaults.getValueSerializationPair()))
-				.orElse(defaults);
+			CacheValueSerializer serializer = this.serializers.byCache().getOrDefault(name, this.serializers.defaults());
+			RedisCacheConfiguration configuration = withSerializer(
+					builder.getCacheConfigurationFor(name).orElse(defaults), serializer);
 			SlipcaseRedisProperties.CacheSpec spec = this.properties.getCaches().get(name);
-			if (spec != null) {
-				if (spec.getTtl() != null) {
-					configuration = configuration.entryTtl(spec.getTtl());
-				}
-				RedisSerializer<Object> serializer = this.cacheSerializers.get(name);
-				if (serializer != null) {
-					configuration = withValues(configuration, serializer, name);
-				}
+			if (spec != null && spec.getTtl() != null) {
+				configuration = configuration.entryTtl(spec.getTtl());
 			}
 			builder.withCacheConfiguration(name, customized(name, configuration));
 		}
 	}
 
-	private RedisCacheConfiguration withValues(RedisCacheConfiguration configuration, RedisSerializer<Object> serializer,
-			String cacheName) {
-		RedisSerializer<Object> values = this.properties.isUnreadableAsMiss()
-				? new UnreadableAsMissSerializer(serializer, cacheName) : serializer;
-		return configuration.serializeValuesWith(SerializationPair.fromSerializer(values));
+	private static RedisCacheConfiguration withSerializer(RedisCacheConfiguration configuration,
+			CacheValueSerializer serializer) {
+		return configuration.serializeKeysWith(KeyNamingSerializationPair.of(configuration.getKeySerializationPair()))
+			.serializeValuesWith(SerializationPair.fromSerializer(serializer));
 	}
 
 	private RedisCacheConfiguration customized(@Nullable String name, RedisCacheConfiguration configuration) {

@@ -65,6 +65,9 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	/** Sharded values written to overflow keys. */
 	public static final String OVERFLOW_WRITES = "slipcase.redis.sharded.overflow.writes";
 
+	/** Cache entries treated as misses because they could not be used. */
+	public static final String CACHE_UNREADABLE = "slipcase.redis.cache.unreadable";
+
 	/** Flipped buckets in the latest memory report. */
 	public static final String FLIPPED_BUCKETS = "slipcase.redis.sharded.flipped.buckets";
 
@@ -81,6 +84,8 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	private final Map<String, Compression> compression = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> overflowWrites = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> unreadableEntries = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> flippedBuckets = new ConcurrentHashMap<>();
 
@@ -206,6 +211,18 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 				.register(this.registry));
 		}
 		counter.increment(count);
+	}
+
+	@Override
+	public void cacheEntryUnreadable(String cache) {
+		Counter counter = this.unreadableEntries.get(cache);
+		if (counter == null) {
+			counter = this.unreadableEntries.computeIfAbsent(cache, (name) -> Counter.builder(CACHE_UNREADABLE)
+				.tag("cache", name)
+				.description("Cache entries that could not be used (unreadable, or of another type) and were treated as misses")
+				.register(this.registry));
+		}
+		counter.increment();
 	}
 
 	@Override

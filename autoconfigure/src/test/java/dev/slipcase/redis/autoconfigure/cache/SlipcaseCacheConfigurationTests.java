@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
-import dev.slipcase.redis.autoconfigure.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,11 @@
-package dev.slipcase.redis.autoconfigure;
+package dev.slipcase.redis.serializer;
 
 import java.util.List;
 
-import dev.slipcase.redis.autoconfigure.annotated.Catalogue;
-import dev.slipcase.redis.autoconfigure.fixtures.Order;
-import dev.slipcase.redis.autoconfigure.fixtures.Page;
-import dev.slipcase.redis.serializer.CompressorLookup;
-import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
-import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.family.Catalogue;
+import dev.slipcase.redis.serializer.family.Order;
+import dev.slipcase.redis.serializer.family.Page;
 import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;

@@ -1,22 +1,24 @@
-package dev.slipcase.redis.autoconfigure;
+package dev.slipcase.redis.serializer;
 
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
-import dev.slipcase.redis.serializer.CompressorLookup;
-import dev.slipcase.redis.serializer.FormatKind;
-import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
-import dev.slipcase.redis.serializer.RedisFormat;
-import dev.slipcase.redis.serializer.SelfDescribingFormat;
-import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
-import dev.slipcase.redis.serializer.TypeAllowlist;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.RedisTemplate;
 
 /**
  * The serializers an application's templates and caches share, configured once: the allowed
@@ -117,23 +119,147 @@ public final class SlipcaseSerializerFamily {
 		return router(format, compression).serializer(this.allowlist);
 	}
 
+	/**
+	 * Configures {@code template} with this family: UTF-8 {@code String} keys and hash keys, and
+	 * values and hash values through {@link #valueSerializer()}. The one way Slipcase configures a
+	 * {@code RedisTemplate}; the caller initializes the template.
+	 */
+	public void configure(RedisTemplate<?, ?> template) {
+		JsonFormat.requireNonNull(template, "template");
+		template.setKeySerializer(SlipcaseSerializers.string());
+		template.setHashKeySerializer(SlipcaseSerializers.string());
+		template.setValueSerializer(this.valueSerializer);
+		template.setHashValueSerializer(this.valueSerializer);
+	}
+
 	/** How values of {@code type} are written. */
 	public Choice choiceFor(Class<?> type) {
 		return this.router.choiceFor(type);
 	}
 
+	/**
+	 * The format for values of exactly {@code types}, such as the return types of the methods
+	 * that fill one cache, written in {@code format} and with {@code compression} where they are
+	 * not {@code null} ({@code "none"} for no compression):
+	 * <ul>
+	 * <li>one concrete type ({@code Order}, {@code List<Order>}, {@code Map<String, List<Order>>}):
+	 * written in its own format, no tag, so JSON stays plain;</li>
+	 * <li>several types: each value tagged with a short id ({@link TypeIds}, or its id in this
+	 * family's allowlist), and only these types are read;</li>
+	 * <li>an abstract type or interface: tagged, and only the allowed types that implement it
+	 * are read;</li>
+	 * <li>{@code Object}, or no type at all: {@link #valueSerializer(FormatKind, String)}'s
+	 * format.</li>
+	 * </ul>
+	 * @throws IllegalArgumentException when a type cannot be stored: an abstract type no allowed
+	 * type implements, or a type whose elements are of such a type
+	 */
+	public ValueFormat<Object> formatFor(List<? extends Type> types, @Nullable FormatKind format,
+			@Nullable String compression) {
+		JsonFormat.requireNonNull(types, "types");
+		Map<JavaType, Type> distinct = new LinkedHashMap<>();
+		for (Type type : types) {
+			JsonFormat.requireNonNull(type, "type");
+			distinct.putIfAbsent(this.mapper.constructType(type), type);
+		}
+		if (distinct.isEmpty() || distinct.keySet().stream().anyMatch((type) -> type.getRawClass() == Object.class)) {
+			return router(format, compression).format(this.allowlist);
+		}
+		distinct.keySet().forEach(SlipcaseSerializerFamily::requireReadableElements);
+		if (distinct.size() == 1 && isConcrete(distinct.keySet().iterator().next())) {
+			Map.Entry<JavaType, Type> only = distinct.entrySet().iterator().next();
+			return router(format, compression, List.of(only.getKey().getRawClass())).format(only.getValue());
+		}
+		TypeAllowlist.Builder allowed = TypeAllowlist.builder();
+		Set<String> ids = new LinkedHashSet<>();
+		List<Class<?>> classes = new ArrayList<>();
+		distinct.forEach((javaType, type) -> {
+			if (isConcrete(javaType)) {
+				String id = idOf(javaType);
+				if (!ids.add(id)) {
+					id = TypeIds.distinct(javaType);
+					ids.add(id);
+				}
+				allowed.allow(id, type);
+				classes.add(javaType.getRawClass());
+				return;
+			}
+			Map<String, JavaType> implementations = implementationsOf(javaType.getRawClass());
+			implementations.forEach((id, implementation) -> {
+				if (ids.add(id)) {
+					allowed.allow(id, this.allowlist.declaredTypes().get(id));
+					classes.add(implementation.getRawClass());
+				}
+			});
+		});
+		return router(format, compression, classes).format(allowed.build());
+	}
+
+	private String idOf(JavaType type) {
+		String id = this.allowlist.idOf(type.getRawClass());
+		if (id != null && this.allowlist.typeOf(id).equals(type)) {
+			return id;
+		}
+		return TypeIds.of(type);
+	}
+
+	private Map<String, JavaType> implementationsOf(Class<?> abstractType) {
+		Map<String, JavaType> implementations = new LinkedHashMap<>();
+		this.allowlist.types().forEach((id, type) -> {
+			if (abstractType.isAssignableFrom(type.getRawClass()) && isConcrete(type)) {
+				implementations.put(id, type);
+			}
+		});
+		if (implementations.isEmpty()) {
+			throw new IllegalArgumentException(abstractType.getName() + " is "
+					+ (abstractType.isInterface() ? "an interface" : "abstract")
+					+ " and no allowed value type implements it, so a stored value could not be read back as any class");
+		}
+		return implementations;
+	}
+
+	/** Whether values of {@code type} can be read back as that type, with no type id stored. */
+	private static boolean isConcrete(JavaType type) {
+		Class<?> raw = type.getRawClass();
+		return type.isContainerType() || type.isArrayType() || raw.isPrimitive()
+				|| (!raw.isInterface() && !Modifier.isAbstract(raw.getModifiers())) || raw.isEnum();
+	}
+
+	private static void requireReadableElements(JavaType type) {
+		List<JavaType> parts = new ArrayList<>(type.getBindings().getTypeParameters());
+		if (type.getContentType() != null) {
+			parts.add(type.getContentType());
+		}
+		if (type.getKeyType() != null) {
+			parts.add(type.getKeyType());
+		}
+		for (JavaType part : parts) {
+			if (part.getRawClass() != Object.class && !isConcrete(part)) {
+				throw new IllegalArgumentException(type.toCanonical() + " holds values of "
+						+ part.getRawClass().getName() + ", which is " + (part.isInterface() ? "an interface" : "abstract")
+						+ ", so stored elements could not be read back as any class");
+			}
+			requireReadableElements(part);
+		}
+	}
+
 	private FormatRouter router(@Nullable FormatKind format, @Nullable String compression) {
+		List<Class<?>> classes = new ArrayList<>();
+		this.allowlist.types().values().forEach((type) -> classes.add(type.getRawClass()));
+		return router(format, compression, classes);
+	}
+
+	private FormatRouter router(@Nullable FormatKind format, @Nullable String compression, List<Class<?>> types) {
 		FormatRouter.Builder builder = FormatRouter.builder()
 			.compressors(this.compressors)
 			.maxDecompressedSize(this.maxDecompressedSize)
 			.allocator(this.allocator)
 			.mapper(this.mapper);
 		FormatRouter base = (format == null && compression == null) ? null : this.router;
-		this.allowlist.types().values().forEach((javaType) -> {
-			Class<?> type = javaType.getRawClass();
+		for (Class<?> type : types) {
 			Choice choice = (base != null) ? base.choiceFor(type) : baseChoice(type);
 			if (choice == null) {
-				return;
+				continue;
 			}
 			if (format != null || compression != null) {
 				String chosenCompression = (compression == null) ? choice.compression()
@@ -142,7 +268,7 @@ public final class SlipcaseSerializerFamily {
 						choice.minCompressSize());
 			}
 			builder.register(type, choice);
-		});
+		}
 		return builder.build();
 	}
 

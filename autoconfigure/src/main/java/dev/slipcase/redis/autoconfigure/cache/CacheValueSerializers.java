@@ -1,0 +1,142 @@
+package dev.slipcase.redis.autoconfigure.cache;
+
+import java.lang.reflect.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
+import dev.slipcase.redis.autoconfigure.cache.CachedMethods.CachedMethod;
+import dev.slipcase.redis.serializer.FormatKind;
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.ValueFormat;
+
+import org.springframework.core.ResolvableType;
+
+/**
+ * Makes each cache's {@link CacheValueSerializer}: typed by the values its methods cache
+ * ({@link CachedMethods}), in the format and compression {@code slipcase.redis.cache.caches.<name>.*}
+ * choose, else as the family routes each type. Fails, naming the method, the type and the
+ * property that fixes it, for a cache whose values could not be read back.
+ */
+public final class CacheValueSerializers {
+
+	private final SlipcaseSerializerFamily family;
+
+	private final SlipcaseRedisProperties.Cache properties;
+
+	private final Map<String, CacheValueSerializer> byCache = new LinkedHashMap<>();
+
+	private final CacheValueSerializer defaults;
+
+	/**
+	 * The serializers of every cache that a method fills or that the properties configure.
+	 * @param family the serializers
+	 * @param properties {@code slipcase.redis.cache.*}
+	 * @param methods the methods that fill each cache, by cache name
+	 * @throws SlipcaseConfigurationException when a cache's values cannot be stored and read back
+	 */
+	public CacheValueSerializers(SlipcaseSerializerFamily family, SlipcaseRedisProperties.Cache properties,
+			Map<String, List<CachedMethod>> methods) {
+		this.family = family;
+		this.properties = properties;
+		this.defaults = new CacheValueSerializer("*", family.valueSerializer(), List.of(),
+				"values of the allowed types " + family.allowlist().types().keySet(), properties.isUnreadableAsMiss());
+		Set<String> names = new LinkedHashSet<>(methods.keySet());
+		names.addAll(properties.getCaches().keySet());
+		for (String name : names) {
+			this.byCache.put(name, serializer(name, methods.getOrDefault(name, List.of())));
+		}
+	}
+
+	/** The serializer of each cache a method fills or the properties configure, by cache name. */
+	public Map<String, CacheValueSerializer> byCache() {
+		return this.byCache;
+	}
+
+	/** The serializer of every other cache: any allowed type, tagged with its id. */
+	public CacheValueSerializer defaults() {
+		return this.defaults;
+	}
+
+	private CacheValueSerializer serializer(String name, List<CachedMethod> methods) {
+		SlipcaseRedisProperties.CacheSpec spec = this.properties.getCaches().get(name);
+		FormatKind format = (spec != null) ? spec.getFormat() : null;
+		String compression = (spec != null && spec.getCompression() != null)
+				? spec.getCompression().trim().toLowerCase(Locale.ROOT) : null;
+		if (methods.isEmpty() && format == null && compression == null) {
+			return new CacheValueSerializer(name, this.family.valueSerializer(), List.of(),
+					"values of the allowed types " + this.family.allowlist().types().keySet(),
+					this.properties.isUnreadableAsMiss());
+		}
+		List<Type> types = new ArrayList<>();
+		List<Class<?>> classes = new ArrayList<>();
+		for (CachedMethod method : methods) {
+			if (!types.contains(method.valueType())) {
+				types.add(method.valueType());
+				Class<?> raw = ResolvableType.forType(method.valueType()).toClass();
+				if (raw != Object.class && !classes.contains(raw)) {
+					classes.add(raw);
+				}
+			}
+		}
+		if (types.stream().anyMatch((type) -> ResolvableType.forType(type).toClass() == Object.class)) {
+			classes.clear();
+		}
+		ValueFormat<Object> valueFormat;
+		try {
+			valueFormat = this.family.formatFor(types, format, compression);
+		}
+		catch (IllegalArgumentException ex) {
+			throw unstorable(name, methods, spec != null && (format != null || compression != null), ex);
+		}
+		return new CacheValueSerializer(name, SlipcaseRedisSerializer.of(valueFormat, Object.class,
+				this.family.allocator()), classes, describe(methods),
+				this.properties.isUnreadableAsMiss());
+	}
+
+	private static SlipcaseConfigurationException unstorable(String cache, List<CachedMethod> methods,
+			boolean configured, IllegalArgumentException cause) {
+		if (configured || methods.isEmpty()) {
+			String property = "slipcase.redis.cache.caches." + cache;
+			return new SlipcaseConfigurationException(property, "Cache '" + cache + "' cannot store "
+					+ describe(methods) + ": " + cause.getMessage(),
+					"Choose a format and compressor its value types support under " + property + ".", cause);
+		}
+		CachedMethod method = methods.stream()
+			.filter((candidate) -> fails(candidate, cause))
+			.findFirst()
+			.orElse(methods.get(0));
+		return new SlipcaseConfigurationException("slipcase.redis.types",
+				"Cached method " + method.describe() + " stores " + method.valueType().getTypeName() + " in cache '"
+						+ cache + "', which Slipcase cannot store: " + cause.getMessage(),
+				"Allow the concrete classes of its values under slipcase.redis.types.<id>.type (or annotate them "
+						+ "with @RedisFormat in the application's packages), or declare the method's concrete return type.",
+				cause);
+	}
+
+	private static boolean fails(CachedMethod method, IllegalArgumentException cause) {
+		String message = String.valueOf(cause.getMessage());
+		Class<?> raw = ResolvableType.forType(method.valueType()).toClass();
+		return message.contains(raw.getName()) || message.contains(method.valueType().getTypeName());
+	}
+
+	private static String describe(List<CachedMethod> methods) {
+		if (methods.isEmpty()) {
+			return "values of the allowed types";
+		}
+		return methods.stream()
+			.map((method) -> method.valueType().getTypeName().replaceAll("(\\w+\\.)+(\\w)", "$2") + " (from "
+					+ method.describe() + ")")
+			.distinct()
+			.collect(Collectors.joining(", "));
+	}
+
+}
