@@ -17,6 +17,7 @@ import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
+import dev.slipcase.redis.serializer.TypeIds;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.compression.Lz4Compressor;
@@ -29,6 +30,7 @@ import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheConfigurationCustomiz
 import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheManagerBuilderCustomizer;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -108,7 +110,8 @@ public final class SlipcaseRedisAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	SlipcaseSerializerFamily slipcaseSerializerFamily(SlipcaseRedisProperties properties, BeanFactory beanFactory,
+	SlipcaseSerializerFamily slipcaseSerializerFamily(SlipcaseRedisProperties properties,
+			ConfigurableListableBeanFactory beanFactory, ObjectProvider<CacheOperationSource> cacheOperationSources,
 			@org.springframework.beans.factory.annotation.Qualifier("slipcaseBufferAllocator") ByteBufAllocator allocator,
 			@org.springframework.beans.factory.annotation.Qualifier("slipcaseCompressors") CompressorLookup compressors,
 			ObjectProvider<SlipcaseSerializerFamilyCustomizer> customizers) {
@@ -156,6 +159,17 @@ public final class SlipcaseRedisAutoConfiguration {
 				allow(builder, id, type, "slipcase.redis.packages");
 			}
 		});
+		// The application's own types its cached methods return, so that slipcaseRedisTemplate
+		// stores them too with nothing configured.
+		CachedMethods.find(beanFactory, cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new))
+			.values()
+			.forEach((methods) -> methods.forEach((method) -> CachedMethods.applicationClasses(method.valueType())
+				.forEach((type) -> {
+					String id = TypeIds.of(TypeFactory.createDefaultInstance().constructType(type));
+					if (!builder.isAllowed(id) && !builder.isAllowedType(type)) {
+						builder.allow(id, type);
+					}
+				})));
 		Choice jdk = new Choice(FormatKind.JSON, defaultCompression, minSize);
 		builtInTypes().forEach((id, type) -> {
 			if (!builder.isAllowed(id)) {

@@ -318,6 +318,11 @@ public final class SlipcaseSerializerFamily {
 			return this;
 		}
 
+		/** Whether {@code type} is already allowed, under any id. */
+		public boolean isAllowedType(Class<?> type) {
+			return this.classes.containsValue(type);
+		}
+
 		/** Whether a type is already allowed under {@code id}. */
 		public boolean isAllowed(String id) {
 			return this.classes.containsKey(id) || this.generics.containsKey(id);

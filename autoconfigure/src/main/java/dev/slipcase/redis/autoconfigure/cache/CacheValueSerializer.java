@@ -136,9 +136,13 @@ public final class CacheValueSerializer implements RedisSerializer<Object> {
 		return false;
 	}
 
+	/**
+	 * {@code Object}, so that Spring Data hands every value to {@link #serialize}, which refuses
+	 * one of another type with a message naming the key.
+	 */
 	@Override
 	public Class<?> getTargetType() {
-		return (this.valueTypes.size() == 1) ? this.valueTypes.get(0) : Object.class;
+		return Object.class;
 	}
 
 	@Override

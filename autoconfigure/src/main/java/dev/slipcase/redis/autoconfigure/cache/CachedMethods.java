@@ -123,6 +123,36 @@ public final class CachedMethods {
 		return toType(returnType);
 	}
 
+	/**
+	 * The application's own classes in {@code type}: the concrete classes, outside the JDK, that
+	 * it is or that its type arguments are ({@code Order} for {@code Map<String, List<Order>>}).
+	 */
+	public static List<Class<?>> applicationClasses(Type type) {
+		List<Class<?>> classes = new ArrayList<>();
+		collect(ResolvableType.forType(type), classes);
+		return classes;
+	}
+
+	private static void collect(ResolvableType type, List<Class<?>> classes) {
+		Class<?> raw = type.resolve();
+		if (raw == null) {
+			return;
+		}
+		if (raw.isArray()) {
+			collect(type.getComponentType(), classes);
+			return;
+		}
+		boolean jdk = raw.isPrimitive() || raw.getName().startsWith("java.") || raw.getName().startsWith("javax.")
+				|| raw.getName().startsWith("jdk.");
+		if (!jdk && !raw.isInterface() && !java.lang.reflect.Modifier.isAbstract(raw.getModifiers())
+				&& !classes.contains(raw)) {
+			classes.add(raw);
+		}
+		for (ResolvableType generic : type.getGenerics()) {
+			collect(generic, classes);
+		}
+	}
+
 	private static ResolvableType generic(ResolvableType type, Class<?> raw) {
 		ResolvableType as = (raw == Optional.class) ? type : type.as(raw);
 		return as.getGeneric(0);
