@@ -74,7 +74,7 @@ final class FormatErrors {
 	}
 
 	/** Words in a library message that name buffer internals rather than the value. */
-	private static final Pattern INTERNALS = Pattern.compile("ByteBuf|writerIndex|readerIndex|maxCapacity|Adaptive|\\$");
+	private static final Pattern INTERNALS = Pattern.compile("ByteBuf|writerIndex|readerIndex|maxCapacity|Adaptive");
 
 	private static String firstLine(@Nullable String message) {
 		if (message == null) {
