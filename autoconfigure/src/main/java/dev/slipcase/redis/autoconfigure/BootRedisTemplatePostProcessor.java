@@ -1,7 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
-import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;

@@ -1,13 +1,12 @@
 package dev.slipcase.redis.autoconfigure;
 
+import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
-import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.autoconfigure.annotated.Catalogue;
 import dev.slipcase.redis.autoconfigure.annotated.Plain;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
@@ -17,6 +16,8 @@ import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.compression.ZstdCompressor;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -380,11 +382,25 @@ class SlipcaseRedisAutoConfigurationTests {
 
 	@Test
 	void leavesAUserRedisTemplateAlone() {
-		this.runner.withUserConfiguration(UserTemplates.class).run((context) -> {
+		this.runner.withUserConfiguration(UserTemplates.class)
+			.withPropertyValues("slipcase.redis.redis-template.enabled=true")
+			.run((context) -> {
 			RedisTemplate<?, ?> template = context.getBean("redisTemplate", RedisTemplate.class);
 			assertThat(template).isSameAs(context.getBean(UserTemplates.class).boot);
 			assertThat(template.getValueSerializer()).isInstanceOf(JdkSerializationRedisSerializer.class);
 		});
+	}
+
+	@Test
+	void bootStillDefinesItsRedisTemplateTheWayThePostProcessorRecognisesIt() throws NoSuchMethodException {
+		// BootRedisTemplatePostProcessor replaces only the bean named redisTemplate whose factory
+		// method is this one; if Boot renames or moves it, this fails before users notice.
+		Method factory = DataRedisAutoConfiguration.class.getDeclaredMethod(BootRedisTemplatePostProcessor.BEAN_NAME,
+				RedisConnectionFactory.class);
+		assertThat(factory.getReturnType()).isEqualTo(RedisTemplate.class);
+		assertThat(factory.isAnnotationPresent(Bean.class)).isTrue();
+		assertThat(factory.getAnnotation(ConditionalOnMissingBean.class).name())
+			.containsExactly(BootRedisTemplatePostProcessor.BEAN_NAME);
 	}
 
 	@Test

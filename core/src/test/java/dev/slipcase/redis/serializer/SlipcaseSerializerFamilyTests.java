@@ -3,10 +3,10 @@ package dev.slipcase.redis.serializer;
 import java.util.List;
 
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
+import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.family.Catalogue;
 import dev.slipcase.redis.serializer.family.Order;
 import dev.slipcase.redis.serializer.family.Page;
-import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
 

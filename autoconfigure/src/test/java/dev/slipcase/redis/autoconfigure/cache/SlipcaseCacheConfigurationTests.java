@@ -5,8 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
-import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
