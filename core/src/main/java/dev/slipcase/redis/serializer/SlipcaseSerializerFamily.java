@@ -280,6 +280,21 @@ public final class SlipcaseSerializerFamily {
 		return (type.isAnnotationPresent(RedisFormat.class)) ? null : this.defaultChoice;
 	}
 
+	private static final Map<String, Class<?>> JDK_VALUE_TYPES = jdkValueTypes();
+
+	private static Map<String, Class<?>> jdkValueTypes() {
+		Map<String, Class<?>> types = new LinkedHashMap<>();
+		types.put("java.string", String.class);
+		types.put("java.long", Long.class);
+		types.put("java.integer", Integer.class);
+		types.put("java.double", Double.class);
+		types.put("java.boolean", Boolean.class);
+		types.put("java.decimal", java.math.BigDecimal.class);
+		types.put("java.instant", java.time.Instant.class);
+		types.put("java.local-date", java.time.LocalDate.class);
+		return java.util.Collections.unmodifiableMap(types);
+	}
+
 	/** Builds a {@link SlipcaseSerializerFamily}; not thread-safe. */
 	public static final class Builder {
 
@@ -315,6 +330,34 @@ public final class SlipcaseSerializerFamily {
 			Objects.requireNonNull(type, "type must not be null");
 			requireNewId(id);
 			this.generics.put(id, type);
+			return this;
+		}
+
+		/**
+		 * Allows {@code type} under {@code id} unless the id or the type is already allowed.
+		 * @return whether it was allowed now
+		 */
+		public boolean allowIfAbsent(String id, Class<?> type) {
+			if (isAllowed(id) || isAllowedType(type)) {
+				return false;
+			}
+			allow(id, type);
+			return true;
+		}
+
+		/**
+		 * Allows the JDK's value types whose ids are still free ({@code java.string},
+		 * {@code java.long}, {@code java.integer}, {@code java.double}, {@code java.boolean},
+		 * {@code java.decimal}, {@code java.instant}, {@code java.local-date}), written as
+		 * {@code choice} says.
+		 */
+		public Builder allowJdkValueTypes(Choice choice) {
+			JsonFormat.requireNonNull(choice, "choice");
+			JDK_VALUE_TYPES.forEach((id, type) -> {
+				if (!isAllowed(id)) {
+					allow(id, type).route(type, choice);
+				}
+			});
 			return this;
 		}
 

@@ -1,0 +1,53 @@
+package dev.slipcase.redis.autoconfigure;
+
+import dev.slipcase.redis.autoconfigure.cache.CacheValueSerializers;
+import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
+import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheConfigurationCustomizer;
+import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheManagerBuilderCustomizer;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.cache.annotation.AnnotationCacheOperationSource;
+import org.springframework.cache.interceptor.CacheOperationSource;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.cache.RedisCacheConfiguration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Spring Cache values through Slipcase's serializers, when spring-boot-cache is present: a
+ * customizer of Boot's Redis cache manager with each cache typed by its cached methods. Imported
+ * by {@link SlipcaseRedisAutoConfiguration}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(RedisCacheManagerBuilderCustomizer.class)
+@ConditionalOnBooleanProperty(name = "slipcase.redis.cache.enabled", matchIfMissing = true)
+final class SlipcaseCacheConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean({ RedisCacheConfiguration.class, SlipcaseCacheManagerBuilderCustomizer.class })
+	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
+	SlipcaseCacheManagerBuilderCustomizer slipcaseCacheManagerBuilderCustomizer(SlipcaseRedisProperties properties,
+			SlipcaseSerializerFamily family, ObjectProvider<SlipcaseCacheConfigurationCustomizer> customizers,
+			ConfigurableListableBeanFactory beanFactory, RedisConnectionFactory connectionFactory,
+			ObjectProvider<CacheOperationSource> cacheOperationSources) {
+		ClassLoader classLoader = Settings.classLoader(beanFactory);
+		properties.getCache().getCaches().forEach((name, spec) -> {
+			if (spec.getFormat() != null) {
+				Settings.requireProtostuff(spec.getFormat(), "slipcase.redis.cache.caches." + name + ".format", classLoader);
+			}
+		});
+		CacheOperationSource operations = cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new);
+		CacheValueSerializers serializers = new CacheValueSerializers(family, properties.getCache(),
+				CachedMethods.find(beanFactory, operations));
+		return new SlipcaseCacheManagerBuilderCustomizer(serializers, properties.getCache(),
+				customizers.orderedStream().toList(), connectionFactory);
+	}
+
+}
