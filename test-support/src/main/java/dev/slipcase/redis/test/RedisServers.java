@@ -94,6 +94,23 @@ public final class RedisServers {
 	}
 
 	/**
+	 * A Redis 8.0 server of the caller's own (hash-field expiration: {@code HSETEX},
+	 * {@code HGETEX}, {@code HGETDEL}), from Debian 13's package; see {@link NewerServerBinaries}
+	 * for where the binary comes from.
+	 */
+	public static RedisServer startRedis80() {
+		return LocalRedisServer.start(NewerServerBinaries.redis8());
+	}
+
+	/**
+	 * A Valkey 8.0 server of the caller's own (no hash-field expiration), from
+	 * bookworm-backports; see {@link NewerServerBinaries} for where the binary comes from.
+	 */
+	public static RedisServer startValkey80() {
+		return LocalRedisServer.start(NewerServerBinaries.valkey8());
+	}
+
+	/**
 	 * A three-master cluster of the caller's own, which the caller closes.
 	 * @throws IllegalStateException when no cluster can be had, saying how to get one
 	 */

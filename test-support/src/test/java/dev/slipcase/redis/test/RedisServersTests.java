@@ -87,6 +87,24 @@ class RedisServersTests {
 	}
 
 	@Test
+	void redis80StartsWithHashFieldExpiration() {
+		try (RedisServer redis80 = RedisServers.startRedis80()) {
+			assertThat(redis80.version()).startsWith("8.0.");
+			assertThat(redis80.command("HSETEX", "h", "PX", "60000", "FIELDS", "1", "f", "v")).isEqualTo(1L);
+			assertThat(redis80.command("HPTTL", "h", "FIELDS", "1", "f")).asList().hasSize(1);
+		}
+	}
+
+	@Test
+	void valkey80StartsWithoutHashFieldExpiration() {
+		try (RedisServer valkey80 = RedisServers.startValkey80()) {
+			assertThat(valkey80.info("server", "valkey_version")).startsWith("8.0.");
+			assertThatExceptionOfType(Exception.class)
+				.isThrownBy(() -> valkey80.command("HSETEX", "h", "PX", "60000", "FIELDS", "1", "f", "v"));
+		}
+	}
+
+	@Test
 	void externalUrlIsParsed() {
 		RedisEndpoint endpoint = RedisEndpoint.parse("redis://:secret@redis.example:6380/2");
 		assertThat(endpoint.host()).isEqualTo("redis.example");
