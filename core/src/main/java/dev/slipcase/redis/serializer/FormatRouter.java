@@ -1,7 +1,9 @@
 package dev.slipcase.redis.serializer;
 
 import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
@@ -10,6 +12,7 @@ import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
+import tools.jackson.databind.type.TypeFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -27,6 +30,8 @@ public final class FormatRouter {
 
 	private final Map<Class<?>, Choice> registrations;
 
+	private final Map<JavaType, Choice> genericRegistrations;
+
 	private final CompressorLookup compressors;
 
 	private final int maxDecompressedSize;
@@ -37,7 +42,14 @@ public final class FormatRouter {
 
 	private FormatRouter(Builder builder) {
 		this.registrations = Map.copyOf(builder.registrations);
-		this.compressors = builder.compressors;
+		this.genericRegistrations = Map.copyOf(builder.genericRegistrations);
+		CompressorLookup compressors = builder.compressors;
+		for (Compressor routed : builder.routedCompressors) {
+			if (compressors.byName(routed.name()) != routed) {
+				compressors = compressors.with(routed);
+			}
+		}
+		this.compressors = compressors;
 		this.maxDecompressedSize = builder.maxDecompressedSize;
 		this.allocator = builder.allocator;
 		this.mapper = builder.mapper;
@@ -51,26 +63,29 @@ public final class FormatRouter {
 	/** The format for values of {@code type}. */
 	public <T> SelfDescribingFormat<T> format(Class<T> type) {
 		JsonFormat.requireNonNull(type, "type");
-		return format(type, JsonFormat.of(this.mapper, type), type);
+		return format(this.mapper.constructType(type), JsonFormat.of(this.mapper, type), type);
 	}
 
-	/** The format for values of the generic {@code type} (chosen by its raw class). */
+	/**
+	 * The format for values of the generic {@code type}, chosen by its full type when it was
+	 * routed as such ({@code List<Order>}), else by its raw class.
+	 */
 	public <T> SelfDescribingFormat<T> format(TypeReference<T> type) {
 		JsonFormat.requireNonNull(type, "type");
 		JavaType javaType = this.mapper.constructType(type);
-		return format(javaType.getRawClass(), JsonFormat.of(this.mapper, type), type.getType());
+		return format(javaType, JsonFormat.of(this.mapper, type), type.getType());
 	}
 
 	/**
 	 * The format for values of {@code type}, a {@code Class} or a generic type such as a method's
-	 * return type {@code Map<String, List<Order>>} (chosen by its raw class); the caller vouches
-	 * that the values it writes are of that type.
+	 * return type {@code Map<String, List<Order>>} (chosen by its full type when it was routed as
+	 * such, else by its raw class); the caller vouches that the values it writes are of that type.
 	 */
 	@SuppressWarnings("unchecked")
 	public SelfDescribingFormat<Object> format(Type type) {
 		JsonFormat.requireNonNull(type, "type");
 		JavaType javaType = this.mapper.constructType(type);
-		return format(javaType.getRawClass(), (JsonFormat<Object>) JsonFormat.of(this.mapper, javaType), type);
+		return format(javaType, (JsonFormat<Object>) JsonFormat.of(this.mapper, javaType), type);
 	}
 
 	/** A serializer for values of {@code type}. */
@@ -98,7 +113,7 @@ public final class FormatRouter {
 		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
 		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
 		allowlist.types().forEach((id, type) -> {
-			Choice choice = choiceFor(type.getRawClass());
+			Choice choice = choiceFor(type);
 			if (choice.kind() == FormatKind.PROTOSTUFF) {
 				protostuff.requireSupported(id);
 			}
@@ -117,6 +132,19 @@ public final class FormatRouter {
 		return SlipcaseRedisSerializer.of(format(allowlist), Object.class, this.allocator);
 	}
 
+	/**
+	 * How values of the generic {@code type} are written: its own route, else its raw class's
+	 * route, annotation or the default.
+	 */
+	public Choice choiceFor(JavaType type) {
+		JsonFormat.requireNonNull(type, "type");
+		Choice routed = this.genericRegistrations.get(type);
+		return (routed != null) ? routed : choiceFor(type.getRawClass());
+	}
+
+	/** Builds the keys generic routes are found by, the same whatever mapper the router uses. */
+	private static final TypeFactory TYPE_KEYS = TypeFactory.createDefaultInstance();
+
 	/** How values of {@code type} are written: its registration, annotation or the default. */
 	public Choice choiceFor(Class<?> type) {
 		Choice registered = this.registrations.get(type);
@@ -132,8 +160,9 @@ public final class FormatRouter {
 	}
 
 	@SuppressWarnings("unchecked")
-	private <T> SelfDescribingFormat<T> format(Class<?> raw, JsonFormat<T> json, Type type) {
-		Choice choice = choiceFor(raw);
+	private <T> SelfDescribingFormat<T> format(JavaType javaType, JsonFormat<T> json, Type type) {
+		Class<?> raw = javaType.getRawClass();
+		Choice choice = choiceFor(javaType);
 		ProtostuffFormat<T> protostuff = protostuffOrNull(type, choice.kind() == FormatKind.PROTOSTUFF);
 		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff
 				: (raw == String.class) ? (TaggedFormat<T>) Utf8StringFormat.INSTANCE : json;
@@ -193,6 +222,10 @@ public final class FormatRouter {
 
 		private final Map<Class<?>, Choice> registrations = new LinkedHashMap<>();
 
+		private final Map<JavaType, Choice> genericRegistrations = new LinkedHashMap<>();
+
+		private final List<Compressor> routedCompressors = new ArrayList<>();
+
 		private CompressorLookup compressors = CompressorLookup.none();
 
 		private int maxDecompressedSize = SelfDescribingFormat.DEFAULT_MAX_DECOMPRESSED_SIZE;
@@ -202,6 +235,73 @@ public final class FormatRouter {
 		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
 
 		private Builder() {
+		}
+
+		/**
+		 * Writes {@code type}'s values in {@code format}, uncompressed, over its
+		 * {@code @RedisFormat}:
+		 * <pre class="code">
+		 * FormatRouter.builder().route(Order.class, FormatKind.PROTOSTUFF)
+		 * </pre>
+		 */
+		public Builder route(Class<?> type, FormatKind format) {
+			return register(type, new Choice(format, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE));
+		}
+
+		/**
+		 * Writes {@code type}'s values in {@code format}, compressed with {@code compressor} when
+		 * they are at least {@value SelfDescribingFormat#DEFAULT_MIN_COMPRESS_SIZE} bytes; the
+		 * compressor is registered for reading too:
+		 * <pre class="code">
+		 * FormatRouter.builder().route(Order.class, FormatKind.PROTOSTUFF, ZstdCompressor.create())
+		 * </pre>
+		 */
+		public Builder route(Class<?> type, FormatKind format, Compressor compressor) {
+			return route(type, format, compressor, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+		}
+
+		/** Like {@link #route(Class, FormatKind, Compressor)}, compressing from {@code minCompressSize} bytes. */
+		public Builder route(Class<?> type, FormatKind format, Compressor compressor, int minCompressSize) {
+			return register(type, new Choice(format, routed(compressor), minCompressSize));
+		}
+
+		/**
+		 * Writes values of the generic {@code type} (this exact type: {@code List<Order>} and
+		 * {@code List<Customer>} are routed apart) in {@code format}, uncompressed.
+		 */
+		public Builder route(TypeReference<?> type, FormatKind format) {
+			return register(type, new Choice(format, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE));
+		}
+
+		/**
+		 * Writes values of the generic {@code type} in {@code format}, compressed with
+		 * {@code compressor} from {@value SelfDescribingFormat#DEFAULT_MIN_COMPRESS_SIZE} bytes.
+		 */
+		public Builder route(TypeReference<?> type, FormatKind format, Compressor compressor) {
+			return route(type, format, compressor, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+		}
+
+		/** Like {@link #route(TypeReference, FormatKind, Compressor)}, compressing from {@code minCompressSize} bytes. */
+		public Builder route(TypeReference<?> type, FormatKind format, Compressor compressor, int minCompressSize) {
+			return register(type, new Choice(format, routed(compressor), minCompressSize));
+		}
+
+		/** Writes values of the generic {@code type} as {@code choice} says. */
+		public Builder register(TypeReference<?> type, Choice choice) {
+			JsonFormat.requireNonNull(type, "type");
+			JsonFormat.requireNonNull(choice, "choice");
+			JavaType key = TYPE_KEYS.constructType(type);
+			if (key.getBindings().isEmpty() && !key.isArrayType()) {
+				return register(key.getRawClass(), choice);
+			}
+			this.genericRegistrations.put(key, choice);
+			return this;
+		}
+
+		private String routed(Compressor compressor) {
+			JsonFormat.requireNonNull(compressor, "compressor");
+			this.routedCompressors.add(compressor);
+			return compressor.name();
 		}
 
 		/** Writes {@code type}'s values in {@code kind}, uncompressed (overrides its annotation). */

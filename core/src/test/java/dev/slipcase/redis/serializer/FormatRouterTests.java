@@ -74,6 +74,57 @@ class FormatRouterTests {
 	}
 
 	@Test
+	void oneRouteCallChoosesAFormatAndACompressorObjectWithTheDefaultThreshold() {
+		FormatRouter router = FormatRouter.builder().route(Order.class, FormatKind.PROTOSTUFF, this.deflate).build();
+		SlipcaseRedisSerializer<Order> serializer = router.serializer(Order.class);
+		Order order = TestValues.order(7);
+		byte[] bytes = serializer.serialize(order);
+		assertThat(bytes[0] & 0xFF).isEqualTo(FormatHeader.MARKER | this.deflate.id());
+		assertThat(bytes[1]).isEqualTo((byte) FormatHeader.PROTOSTUFF);
+		assertThat(serializer.deserialize(bytes)).isEqualTo(order);
+		assertThat(router.choiceFor(Order.class).minCompressSize())
+			.isEqualTo(SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+	}
+
+	@Test
+	void genericTypesAreRoutedByTheirFullType() {
+		FormatRouter router = FormatRouter.builder()
+			.route(new TypeReference<List<Session>>() {
+			}, FormatKind.PROTOSTUFF)
+			.build();
+		byte[] sessions = router.serializer(new TypeReference<List<Session>>() {
+		}).serialize(List.of(TestValues.session(1)));
+		byte[] orders = router.serializer(new TypeReference<List<Order>>() {
+		}).serialize(List.of(TestValues.order(1)));
+		assertThat(sessions[1]).isEqualTo((byte) FormatHeader.PROTOSTUFF);
+		assertThat(orders[0]).isEqualTo((byte) '[');
+	}
+
+	@Test
+	void aRouteForTheFullTypeWinsOverTheRawClass() {
+		FormatRouter router = FormatRouter.builder()
+			.route(List.class, FormatKind.PROTOSTUFF)
+			.route(new TypeReference<List<Session>>() {
+			}, FormatKind.JSON)
+			.build();
+		assertThat(router.serializer(new TypeReference<List<Session>>() {
+		}).serialize(List.of(TestValues.session(1)))[0]).isEqualTo((byte) '[');
+		assertThat(router.serializer(new TypeReference<List<Order>>() {
+		}).serialize(List.of(TestValues.order(1)))[1]).isEqualTo((byte) FormatHeader.PROTOSTUFF);
+	}
+
+	@Test
+	void aCompressorGivenToARouteIsKeptWhenTheLookupIsSetAfterIt() {
+		FormatRouter router = FormatRouter.builder()
+			.route(Order.class, FormatKind.JSON, this.deflate, 0)
+			.compressors(CompressorLookup.none())
+			.build();
+		Order order = TestValues.order(8);
+		assertThat(router.serializer(Order.class).deserialize(router.serializer(Order.class).serialize(order)))
+			.isEqualTo(order);
+	}
+
+	@Test
 	void anUnregisteredCompressorIsNamed() {
 		FormatRouter router = FormatRouter.builder().build();
 		assertThatIllegalArgumentException().isThrownBy(() -> router.format(Catalogue.class))
