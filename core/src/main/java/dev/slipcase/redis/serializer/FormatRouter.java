@@ -257,12 +257,7 @@ public final class FormatRouter {
 		 * </pre>
 		 */
 		public Builder route(Class<?> type, FormatKind format, Compressor compressor) {
-			return route(type, format, compressor, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
-		}
-
-		/** Like {@link #route(Class, FormatKind, Compressor)}, compressing from {@code minCompressSize} bytes. */
-		public Builder route(Class<?> type, FormatKind format, Compressor compressor, int minCompressSize) {
-			return register(type, new Choice(format, routed(compressor), minCompressSize));
+			return register(type, new Choice(format, routed(compressor), SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE));
 		}
 
 		/**
@@ -278,12 +273,17 @@ public final class FormatRouter {
 		 * {@code compressor} from {@value SelfDescribingFormat#DEFAULT_MIN_COMPRESS_SIZE} bytes.
 		 */
 		public Builder route(TypeReference<?> type, FormatKind format, Compressor compressor) {
-			return route(type, format, compressor, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+			return register(type, new Choice(format, routed(compressor), SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE));
 		}
 
-		/** Like {@link #route(TypeReference, FormatKind, Compressor)}, compressing from {@code minCompressSize} bytes. */
-		public Builder route(TypeReference<?> type, FormatKind format, Compressor compressor, int minCompressSize) {
-			return register(type, new Choice(format, routed(compressor), minCompressSize));
+		/**
+		 * Registers {@code compressor} for writing and reading, for a {@link Choice} that names
+		 * it with another threshold: {@code register(Order.class, new Choice(FormatKind.JSON,
+		 * builder.compressor(zstd), 512))}.
+		 * @return the compressor's name
+		 */
+		public String compressor(Compressor compressor) {
+			return routed(compressor);
 		}
 
 		/** Writes values of the generic {@code type} as {@code choice} says. */

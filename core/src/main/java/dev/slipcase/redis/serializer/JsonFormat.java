@@ -39,8 +39,7 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 
 	private volatile @Nullable ObjectReader springTypedReader;
 
-	/** Size of the last value written: a hint for the next buffer, racy by design. */
-	private volatile int lastSize = 256;
+	private final SizeHint sizeHint = new SizeHint();
 
 	private JsonFormat(JsonMapper mapper, JavaType type) {
 		this.mapper = mapper;
@@ -97,7 +96,7 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 		catch (RuntimeException | Error ex) {
 			throw FormatErrors.encodeFailure(name(), ex);
 		}
-		this.lastSize = out.writerIndex() - start;
+		this.sizeHint.written(out.writerIndex() - start);
 	}
 
 	@Override
@@ -132,8 +131,7 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 
 	@Override
 	public int estimateSize(T value) {
-		int last = this.lastSize;
-		return last + (last >> 3) + 16;
+		return this.sizeHint.estimate();
 	}
 
 	@Override

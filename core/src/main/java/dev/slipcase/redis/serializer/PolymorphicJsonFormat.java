@@ -41,7 +41,7 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 
 	private volatile @Nullable JsonMapper springTypedMapper;
 
-	private volatile int lastSize = 256;
+	private final SizeHint sizeHint = new SizeHint();
 
 	private PolymorphicJsonFormat(JsonMapper mapper, TypeAllowlist allowlist) {
 		JsonMapper.Builder builder = mapper.rebuild();
@@ -79,11 +79,7 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 
 	@Override
 	public void encode(Object value, ByteBuf out) {
-		String id = this.allowlist.idOf(value.getClass());
-		if (id == null) {
-			throw FormatErrors.error(name(), "type " + value.getClass().getName()
-					+ " is not in the allowlist " + this.allowlist.types().keySet());
-		}
+		String id = this.allowlist.requireIdOf(value, name());
 		JavaType type = this.allowlist.typeOf(id);
 		int start = out.writerIndex();
 		try (JsonGenerator generator = this.mapper.createGenerator(JsonSupport.output(out))) {
@@ -95,7 +91,7 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 		catch (RuntimeException | Error ex) {
 			throw FormatErrors.encodeFailure(name(), ex);
 		}
-		this.lastSize = out.writerIndex() - start;
+		this.sizeHint.written(out.writerIndex() - start);
 	}
 
 	@Override
@@ -195,8 +191,7 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 
 	@Override
 	public int estimateSize(Object value) {
-		int last = this.lastSize;
-		return last + (last >> 3) + 16;
+		return this.sizeHint.estimate();
 	}
 
 	@Override

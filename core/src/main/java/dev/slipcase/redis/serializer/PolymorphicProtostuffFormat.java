@@ -66,11 +66,7 @@ public final class PolymorphicProtostuffFormat implements TaggedFormat<Object> {
 
 	@Override
 	public void encode(Object value, ByteBuf out) {
-		String id = this.allowlist.idOf(value.getClass());
-		if (id == null) {
-			throw FormatErrors.error(name(), "type " + value.getClass().getName() + " is not in the allowlist "
-					+ this.allowlist.types().keySet());
-		}
+		String id = this.allowlist.requireIdOf(value, name());
 		ProtostuffFormat<Object> format = this.formats.get(id);
 		if (format == null) {
 			throw FormatErrors.error(name(), "type id '" + id + "' (" + this.allowlist.typeOf(id)

@@ -37,7 +37,7 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 
 	private final ValueSchema<T> schema;
 
-	private volatile int lastSize = 256;
+	private final SizeHint sizeHint = new SizeHint();
 
 	private ProtostuffFormat(ValueSchema<T> schema) {
 		this.schema = schema;
@@ -80,7 +80,7 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 		finally {
 			buffer.clear();
 		}
-		this.lastSize = out.writerIndex() - start;
+		this.sizeHint.written(out.writerIndex() - start);
 	}
 
 	@Override
@@ -115,8 +115,7 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 
 	@Override
 	public int estimateSize(T value) {
-		int last = this.lastSize;
-		return last + (last >> 3) + 16;
+		return this.sizeHint.estimate();
 	}
 
 	@Override

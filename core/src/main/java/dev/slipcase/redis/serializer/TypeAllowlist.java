@@ -71,6 +71,20 @@ public final class TypeAllowlist {
 		return null;
 	}
 
+	/**
+	 * The id to write {@code value} under.
+	 * @throws org.springframework.data.redis.serializer.SerializationException naming
+	 * {@code formatName}, when its type is not allowed
+	 */
+	String requireIdOf(Object value, String formatName) {
+		String id = idOf(value.getClass());
+		if (id == null) {
+			throw FormatErrors.error(formatName, "type " + value.getClass().getName() + " is not in the allowlist "
+					+ this.typesById.keySet());
+		}
+		return id;
+	}
+
 	/** Whether {@code id} names an allowed type. */
 	public boolean isAllowed(String id) {
 		return this.typesById.containsKey(id);

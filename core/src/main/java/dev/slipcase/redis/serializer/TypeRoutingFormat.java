@@ -26,11 +26,7 @@ final class TypeRoutingFormat implements ValueFormat<Object> {
 
 	@Override
 	public void encode(Object value, ByteBuf out) {
-		String id = this.allowlist.idOf(value.getClass());
-		if (id == null) {
-			throw FormatErrors.error(name(), "type " + value.getClass().getName() + " is not in the allowlist "
-					+ this.allowlist.types().keySet());
-		}
+		String id = this.allowlist.requireIdOf(value, name());
 		this.writers.get(id).encode(value, out);
 	}
 

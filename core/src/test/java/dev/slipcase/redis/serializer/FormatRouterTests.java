@@ -115,8 +115,9 @@ class FormatRouterTests {
 
 	@Test
 	void aCompressorGivenToARouteIsKeptWhenTheLookupIsSetAfterIt() {
-		FormatRouter router = FormatRouter.builder()
-			.route(Order.class, FormatKind.JSON, this.deflate, 0)
+		FormatRouter.Builder builder = FormatRouter.builder();
+		FormatRouter router = builder.register(Order.class, new FormatRouter.Choice(FormatKind.JSON,
+				builder.compressor(this.deflate), 0))
 			.compressors(CompressorLookup.none())
 			.build();
 		Order order = TestValues.order(8);

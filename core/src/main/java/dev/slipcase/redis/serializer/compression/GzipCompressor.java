@@ -29,7 +29,7 @@ import org.springframework.data.redis.serializer.SerializationException;
  * buffers; this class never releases or retains them. Immutable and thread-safe: the native zlib
  * streams are pooled per instance.
  */
-public final class GzipCompressor implements Compressor {
+public final class GzipCompressor extends LevelledCompressor {
 
 	/** The id in the format header, stable forever. */
 	public static final int ID = 3;
@@ -59,14 +59,12 @@ public final class GzipCompressor implements Compressor {
 
 	private static final int MIN_STEP = 8 * 1024;
 
-	private final int level;
-
 	private final ContextPool<Deflater> deflaters;
 
 	private final ContextPool<Inflater> inflaters;
 
 	private GzipCompressor(int level) {
-		this.level = level;
+		super(ID, NAME, level);
 		this.deflaters = new ContextPool<>(ContextPool.defaultMaxIdle(), () -> new Deflater(level, true), Deflater::end);
 		this.inflaters = new ContextPool<>(ContextPool.defaultMaxIdle(), () -> new Inflater(true), Inflater::end);
 	}
@@ -89,21 +87,6 @@ public final class GzipCompressor implements Compressor {
 	}
 
 	@Override
-	public int id() {
-		return ID;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/** The compression level. */
-	public int level() {
-		return this.level;
-	}
-
-	@Override
 	public void compress(ByteBuf in, ByteBuf out) {
 		int length = in.readableBytes();
 		int start = out.writerIndex();
@@ -119,7 +102,7 @@ public final class GzipCompressor implements Compressor {
 				deflater.setInput(source.directRegion());
 			}
 			out.writeShort(0x1f8b).writeByte(Deflater.DEFLATED).writeByte(0).writeIntLE(0);
-			out.writeByte((this.level == 9) ? 2 : (this.level == 1) ? 4 : 0).writeByte(255);
+			out.writeByte((level() == 9) ? 2 : (level() == 1) ? 4 : 0).writeByte(255);
 			deflater.finish();
 			int step = (int) Math.min(Integer.MAX_VALUE - 64, length + (length >>> 12) + (length >>> 14) + 64L);
 			while (!deflater.finished()) {
@@ -282,7 +265,7 @@ public final class GzipCompressor implements Compressor {
 
 	@Override
 	public String toString() {
-		return "GzipCompressor[level=" + this.level + "]";
+		return "GzipCompressor[level=" + level() + "]";
 	}
 
 }

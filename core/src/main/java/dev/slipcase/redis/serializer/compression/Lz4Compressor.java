@@ -30,7 +30,7 @@ import org.springframework.data.redis.serializer.SerializationException;
  * Works on heap and direct buffers, array-backed or not. Callers own both buffers; this class
  * never releases or retains them. Immutable and thread-safe.
  */
-public final class Lz4Compressor implements Compressor {
+public final class Lz4Compressor extends LevelledCompressor {
 
 	/** The id in the format header, stable forever. */
 	public static final int ID = 1;
@@ -45,8 +45,6 @@ public final class Lz4Compressor implements Compressor {
 
 	private static final int PREFIX_MAX = 5 + 4;
 
-	private final int level;
-
 	private final LZ4Compressor compressor;
 
 	private final LZ4SafeDecompressor decompressor;
@@ -54,8 +52,8 @@ public final class Lz4Compressor implements Compressor {
 	private final XXHash32 checksum;
 
 	private Lz4Compressor(int level) {
+		super(ID, NAME, level);
 		LZ4Factory factory = LZ4Factory.fastestInstance();
-		this.level = level;
 		this.compressor = (level == 0) ? factory.fastCompressor() : factory.highCompressor(level);
 		this.decompressor = factory.safeDecompressor();
 		this.checksum = XXHashFactory.fastestInstance().hash32();
@@ -77,21 +75,6 @@ public final class Lz4Compressor implements Compressor {
 			throw new IllegalArgumentException("level must be between 1 and 17, was " + level);
 		}
 		return new Lz4Compressor(level);
-	}
-
-	@Override
-	public int id() {
-		return ID;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/** The LZ4 HC level, or {@code 0} for the fast compressor. */
-	public int level() {
-		return this.level;
 	}
 
 	@Override
@@ -216,7 +199,7 @@ public final class Lz4Compressor implements Compressor {
 
 	@Override
 	public String toString() {
-		return "Lz4Compressor[level=" + this.level + "]";
+		return "Lz4Compressor[level=" + level() + "]";
 	}
 
 }

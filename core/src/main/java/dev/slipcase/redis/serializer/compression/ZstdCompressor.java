@@ -45,7 +45,7 @@ import org.springframework.data.redis.serializer.SerializationException;
  * class never releases or retains them. Immutable and thread-safe: native contexts are pooled
  * per instance and freed when the instance becomes unreachable.
  */
-public final class ZstdCompressor implements Compressor {
+public final class ZstdCompressor extends LevelledCompressor {
 
 	/** The id in the format header, stable forever. */
 	public static final int ID = 2;
@@ -72,8 +72,6 @@ public final class ZstdCompressor implements Compressor {
 	 */
 	private static final long MAX_STREAMING_WINDOW = 8 * 1024 * 1024;
 
-	private final int level;
-
 	private final @Nullable ZstdDictionary dictionary;
 
 	private final ZstdDictionaries dictionaries;
@@ -83,7 +81,7 @@ public final class ZstdCompressor implements Compressor {
 	private final ContextPool<ZstdDecompressCtx> decompressContexts;
 
 	private ZstdCompressor(int level, @Nullable ZstdDictionary dictionary, ZstdDictionaries dictionaries) {
-		this.level = level;
+		super(ID, NAME, level);
 		this.dictionary = dictionary;
 		this.dictionaries = (dictionary != null) ? dictionaries.with(dictionary) : dictionaries;
 		ZstdDictCompress compressDictionary = (dictionary != null) ? dictionary.forCompression(level) : null;
@@ -129,7 +127,7 @@ public final class ZstdCompressor implements Compressor {
 	 */
 	public ZstdCompressor withDictionary(ZstdDictionary dictionary) {
 		Objects.requireNonNull(dictionary, "dictionary must not be null");
-		return new ZstdCompressor(this.level, dictionary, this.dictionaries);
+		return new ZstdCompressor(level(), dictionary, this.dictionaries);
 	}
 
 	/**
@@ -138,22 +136,7 @@ public final class ZstdCompressor implements Compressor {
 	 */
 	public ZstdCompressor withDictionaries(ZstdDictionaries dictionaries) {
 		Objects.requireNonNull(dictionaries, "dictionaries must not be null");
-		return new ZstdCompressor(this.level, this.dictionary, dictionaries);
-	}
-
-	@Override
-	public int id() {
-		return ID;
-	}
-
-	@Override
-	public String name() {
-		return NAME;
-	}
-
-	/** The compression level. */
-	public int level() {
-		return this.level;
+		return new ZstdCompressor(level(), this.dictionary, dictionaries);
 	}
 
 	/** The dictionary values are compressed with, or {@code null} for none. */
@@ -332,7 +315,7 @@ public final class ZstdCompressor implements Compressor {
 
 	@Override
 	public String toString() {
-		return "ZstdCompressor[level=" + this.level + ", dictionary=" + this.dictionary + ", readable="
+		return "ZstdCompressor[level=" + level() + ", dictionary=" + this.dictionary + ", readable="
 				+ this.dictionaries.ids() + "]";
 	}
 
