@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.serializer.CompressorLookup;
@@ -41,8 +42,7 @@ final class SlipcaseCompressionConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "slipcaseGzipCompressor")
 	Compressor slipcaseGzipCompressor(SlipcaseRedisProperties properties) {
-		Integer level = levelFor(properties, GzipCompressor.NAME);
-		return (level != null) ? withLevel(() -> GzipCompressor.create(level), level) : GzipCompressor.create();
+		return compressor(properties, GzipCompressor.NAME, GzipCompressor::create, GzipCompressor::create);
 	}
 
 	@Bean
@@ -85,14 +85,19 @@ final class SlipcaseCompressionConfiguration {
 				null);
 	}
 
-	static @Nullable Integer levelFor(SlipcaseRedisProperties properties, String algorithm) {
-		return algorithm.equals(compressionOrNull(properties.getCompression().getAlgorithm()))
+	/**
+	 * The {@code algorithm} compressor: at {@code slipcase.redis.compression.level} when it is
+	 * the chosen algorithm and a level is set, else at the algorithm's default.
+	 */
+	static <C extends Compressor> C compressor(SlipcaseRedisProperties properties, String algorithm,
+			IntFunction<C> atLevel, Supplier<C> atDefault) {
+		Integer level = algorithm.equals(compressionOrNull(properties.getCompression().getAlgorithm()))
 				? properties.getCompression().getLevel() : null;
-	}
-
-	static <C extends Compressor> C withLevel(Supplier<C> factory, int level) {
+		if (level == null) {
+			return atDefault.get();
+		}
 		try {
-			return factory.get();
+			return atLevel.apply(level);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new SlipcaseConfigurationException("slipcase.redis.compression.level",
@@ -111,8 +116,7 @@ final class SlipcaseCompressionConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "slipcaseLz4Compressor")
 		Compressor slipcaseLz4Compressor(SlipcaseRedisProperties properties) {
-			Integer level = levelFor(properties, Lz4Compressor.NAME);
-			return (level != null) ? withLevel(() -> Lz4Compressor.highCompression(level), level) : Lz4Compressor.create();
+			return compressor(properties, Lz4Compressor.NAME, Lz4Compressor::highCompression, Lz4Compressor::create);
 		}
 
 	}
@@ -125,9 +129,8 @@ final class SlipcaseCompressionConfiguration {
 		@Bean
 		@ConditionalOnMissingBean(name = "slipcaseZstdCompressor")
 		Compressor slipcaseZstdCompressor(SlipcaseRedisProperties properties) {
-			Integer level = levelFor(properties, ZstdCompressor.NAME);
-			ZstdCompressor compressor = (level != null) ? withLevel(() -> ZstdCompressor.create(level), level)
-					: ZstdCompressor.create();
+			ZstdCompressor compressor = compressor(properties, ZstdCompressor.NAME, ZstdCompressor::create,
+					ZstdCompressor::create);
 			List<ZstdDictionary> dictionaries = new ArrayList<>();
 			List<Resource> locations = properties.getCompression().getZstdDictionaries();
 			for (int i = 0; i < locations.size(); i++) {
