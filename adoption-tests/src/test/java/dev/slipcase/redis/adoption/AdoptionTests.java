@@ -257,9 +257,10 @@ class AdoptionTests {
 
 	@Test
 	void typedValueTemplatesStoreStringsAndNumbersAsBareTextThatIncrUnderstands() {
-		this.valueTemplates.forType(String.class).set("greeting", "hello");
+		this.valueTemplates.forType(String.class).set("greeting", "hello", java.time.Duration.ofMinutes(5));
 		this.valueTemplates.forType(Long.class).set("visits", 41L);
 		assertThat(text("greeting")).isEqualTo("hello");
+		assertThat((Long) redis.command("PTTL", "greeting")).isBetween(1L, 300_000L);
 		assertThat(redis.command("INCR", "visits")).isEqualTo(42L);
 		assertThat(this.valueTemplates.forType(Long.class).get("visits")).isEqualTo(42L);
 	}

@@ -49,6 +49,12 @@ import org.springframework.data.redis.serializer.SerializationException;
  */
 public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, ValueBatch {
 
+	/**
+	 * {@code SET}'s {@code PX} option, spelled out: Lettuce 6 (Spring Boot 4.0) has no
+	 * {@code CommandKeyword.PX}, and Slipcase runs on both.
+	 */
+	private static final String PX = "PX";
+
 	final ValueFormat<V> format;
 
 	final ByteBufAllocator allocator;
@@ -130,7 +136,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		}
 		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(encoded);
 		if (ttl != null) {
-			args.add(CommandKeyword.PX).add(ttl.toMillis());
+			args.add(PX).add(ttl.toMillis());
 		}
 		if (condition != null) {
 			args.add(condition);
@@ -363,7 +369,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
 					args().addKey(key).addValue(bytes), bytes));
 		}
-		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(bytes).add(CommandKeyword.PX)
+		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(bytes).add(PX)
 			.add(ttl.toMillis());
 		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, bytes))
 			.thenApply((ok) -> (long) bytes.size());
