@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -67,7 +68,7 @@ public final class FormatDecoding {
 		try {
 			T value = format.decode(view);
 			if (value == null) {
-				throw new SerializationException(describe(format, key, view) + ": the format returned null");
+				throw named(key, new SerializationException(describe(format, view) + ": the format returned null"));
 			}
 			if (observed) {
 				SlipcaseObserver observer = SlipcaseObservers.current();
@@ -81,16 +82,18 @@ public final class FormatDecoding {
 			if (observed) {
 				failed(format);
 			}
-			if (key == null) {
+			if (key == null || ex instanceof KeyedSerializationException) {
 				throw ex;
 			}
-			throw new SerializationException(describe(format, key, view) + ": " + ex.getMessage(), ex);
+			throw named(key, new SerializationException(describe(format, view) + ": " + ex.getMessage(), ex));
 		}
 		catch (RuntimeException | StackOverflowError ex) {
 			if (observed) {
 				failed(format);
 			}
-			throw new SerializationException(describe(format, key, view) + ": " + ex, ex);
+			throw named(key, new SerializationException(describe(format, view) + ": the format failed ("
+					+ ex.getClass().getSimpleName() + ((ex.getMessage() != null) ? ": " + ex.getMessage() : "") + ")",
+					ex));
 		}
 	}
 
@@ -101,9 +104,13 @@ public final class FormatDecoding {
 		}
 	}
 
-	private static String describe(ValueFormat<?> format, @Nullable Object key, ByteBuf view) {
-		String where = (key != null) ? " of key '" + key + "'" : "";
-		return "Cannot decode " + view.capacity() + " bytes" + where + " with format '" + format.name() + "'";
+	private static String describe(ValueFormat<?> format, ByteBuf view) {
+		return "Cannot decode " + view.capacity() + " bytes with format '" + format.name() + "'";
+	}
+
+	/** {@code failure}, naming {@code key} when it is known. */
+	private static SerializationException named(@Nullable Object key, SerializationException failure) {
+		return (key != null) ? KeyedSerializationException.of(key, failure) : failure;
 	}
 
 }

@@ -16,6 +16,10 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
+import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import dev.slipcase.redis.sharded.KeyPlacement.Owned;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.KeyValue;
 import io.lettuce.core.RedisNoScriptException;
@@ -38,10 +42,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
-
-import dev.slipcase.redis.metrics.SlipcaseObservers;
-import dev.slipcase.redis.sharded.KeyPlacement.Location;
-import dev.slipcase.redis.sharded.KeyPlacement.Owned;
 
 /**
  * A plain key/value API over one namespace whose values live as fields of small Redis hashes
@@ -886,24 +886,33 @@ public final class ShardedTemplate<V> {
 		if (value == null) {
 			throw new IllegalArgumentException("value of " + key + " must not be null");
 		}
-		byte[] bytes = this.serializer.serialize(value);
+		byte[] bytes;
+		try {
+			bytes = this.serializer.serialize(value);
+		}
+		catch (SerializationException ex) {
+			throw KeyedSerializationException.of(key, inNamespace(ex));
+		}
 		if (bytes == null) {
-			throw new SerializationException("Serializer " + this.serializer + " returned null for the value of " + key);
+			throw KeyedSerializationException.of(key, "serializer " + this.serializer + " returned null");
 		}
 		return bytes;
+	}
+
+	private SerializationException inNamespace(SerializationException failure) {
+		return new SerializationException("namespace '" + this.namespace.name() + "': " + failure.getMessage(), failure);
 	}
 
 	private V deserialize(byte[] bytes, String key) {
 		try {
 			V value = this.serializer.deserialize(bytes);
 			if (value == null) {
-				throw new SerializationException("Serializer returned null for the " + bytes.length + " bytes of " + key);
+				throw new SerializationException("the serializer returned null for " + bytes.length + " bytes");
 			}
 			return value;
 		}
 		catch (SerializationException ex) {
-			throw new SerializationException("Cannot read the value of " + key + " in namespace '" + this.namespace.name()
-					+ "': " + ex.getMessage(), ex);
+			throw KeyedSerializationException.of(key, inNamespace(ex));
 		}
 	}
 

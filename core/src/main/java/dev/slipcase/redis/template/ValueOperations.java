@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.output.BooleanOutput;
@@ -304,7 +305,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		try {
 			for (Map.Entry<String, ? extends V> entry : fields.entrySet()) {
 				requireField(entry.getKey());
-				EncodedValue value = encode(key + " field " + entry.getKey(), entry.getValue());
+				EncodedValue value = encode(key, "field '" + entry.getKey() + "'", entry.getValue());
 				encoded.add(value);
 				args.add(entry.getKey()).addValue(value);
 			}
@@ -382,15 +383,22 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return submit(command(CommandType.EVAL, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args));
 	}
 
-	private EncodedValue encode(String where, @Nullable V value) {
+	private EncodedValue encode(String key, @Nullable V value) {
+		return encode(key, null, value);
+	}
+
+	/** {@code value} encoded for {@code key} (and {@code field}, for a hash); failures name both. */
+	private EncodedValue encode(String key, @Nullable String field, @Nullable V value) {
 		if (value == null) {
-			throw new IllegalArgumentException("value of '" + where + "' must not be null");
+			throw new IllegalArgumentException(
+					"value of key '" + key + "'" + ((field != null) ? ", " + field + "," : "") + " must not be null");
 		}
 		try {
 			return EncodedValue.encode(this.format, value, this.allocator);
 		}
 		catch (SerializationException ex) {
-			throw new SerializationException("Cannot write '" + where + "': " + ex.getMessage(), ex);
+			throw KeyedSerializationException.of(key, (field != null)
+					? new SerializationException(field + ": " + ex.getMessage(), ex) : ex);
 		}
 	}
 

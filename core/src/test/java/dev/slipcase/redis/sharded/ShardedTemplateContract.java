@@ -12,6 +12,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.slipcase.redis.serializer.KeyedSerializationException;
+import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -135,6 +137,48 @@ abstract class ShardedTemplateContract {
 		assertThat(template.incrByFloat(key(template, "price"), 1.5)).isEqualTo(1.5);
 		assertThat(template.incrByFloat(key(template, "price"), 0.25)).isEqualTo(1.75);
 		assertThat(template.get(key(template, "price"))).isEqualTo("1.75");
+	}
+
+	@Test
+	void aValueTheSerializerCannotReadFailsNamingTheKeyAndNamespace() {
+		ShardedTemplate<Long> template = template(namespace().build(), SlipcaseSerializers.longs());
+		template.set(key(template, 5), 5L);
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		redis().hset(bucket, "5", "not a number");
+		assertThatExceptionOfType(KeyedSerializationException.class).isThrownBy(() -> template.get(key(template, 5)))
+			.withMessageStartingWith("key '" + key(template, 5) + "': namespace '" + template.namespace().name() + "': ")
+			.withMessageContaining("number");
+		assertThatExceptionOfType(KeyedSerializationException.class)
+			.isThrownBy(() -> template.multiGet(List.of(key(template, 5))))
+			.withMessageStartingWith("key '" + key(template, 5) + "': ");
+	}
+
+	@Test
+	void aValueTheSerializerCannotWriteFailsNamingTheKeyAndWritesNothing() {
+		ShardedTemplate<String> template = template(namespace().build(), new RefusingSerializer());
+		assertThatExceptionOfType(KeyedSerializationException.class)
+			.isThrownBy(() -> template.set(key(template, 6), "refused"))
+			.withMessageStartingWith("key '" + key(template, 6) + "': namespace '" + template.namespace().name() + "': ")
+			.withMessageContaining("refuses");
+		assertThat(template.exists(key(template, 6))).isFalse();
+	}
+
+	/** Writes any string but one. */
+	static final class RefusingSerializer implements RedisSerializer<String> {
+
+		@Override
+		public byte[] serialize(String value) {
+			if ("refused".equals(value)) {
+				throw new org.springframework.data.redis.serializer.SerializationException("test serializer refuses '" + value + "'");
+			}
+			return STRINGS.serialize(value);
+		}
+
+		@Override
+		public String deserialize(byte[] bytes) {
+			return STRINGS.deserialize(bytes);
+		}
+
 	}
 
 	@Test

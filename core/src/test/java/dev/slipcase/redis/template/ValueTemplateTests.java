@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.FormatCodec;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.testformat.PickyFormat;
@@ -215,8 +216,8 @@ class ValueTemplateTests {
 	@Test
 	void aValueThatCannotBeSerializedFailsItsCallOnlyAndLeaksNothing() throws Exception {
 		CompletableFuture<String> inFlight = strings.async().get("k");
-		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strings.set("k", "unwritable"))
-			.withMessageContaining("'k'")
+		assertThatExceptionOfType(KeyedSerializationException.class).isThrownBy(() -> strings.set("k", "unwritable"))
+			.withMessageStartingWith("key 'k': ")
 			.withMessageContaining("refuses to write");
 		assertThat(inFlight.get(10, TimeUnit.SECONDS)).isNull();
 		strings.set("k", "fine");
@@ -234,12 +235,13 @@ class ValueTemplateTests {
 		CompletableFuture<String> after = async.get("good");
 		assertThat(before.get(10, TimeUnit.SECONDS)).isEqualTo("fine");
 		assertThat(after.get(10, TimeUnit.SECONDS)).isEqualTo("fine");
-		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strings.get("bad"))
-			.withMessageContaining("key 'bad'")
+		assertThatExceptionOfType(KeyedSerializationException.class).isThrownBy(() -> strings.get("bad"))
+			.withMessageStartingWith("key 'bad': ")
 			.withMessageContaining("test-picky");
 		assertThat(bad).isCompletedExceptionally();
 		assertThatExceptionOfType(Exception.class).isThrownBy(() -> badInMget.get(10, TimeUnit.SECONDS))
-			.withCauseInstanceOf(SerializationException.class);
+			.withCauseInstanceOf(KeyedSerializationException.class)
+			.withMessageContaining("key 'bad': ");
 		redis.command("SET", "crashing", "crash");
 		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strings.get("crashing"))
 			.withMessageContaining("crashed");
@@ -316,8 +318,8 @@ class ValueTemplateTests {
 		Map<String, String> entries = new LinkedHashMap<>();
 		entries.put("a", "fine");
 		entries.put("b", "unwritable");
-		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strings.mset(entries))
-			.withMessageContaining("'b'");
+		assertThatExceptionOfType(KeyedSerializationException.class).isThrownBy(() -> strings.mset(entries))
+			.withMessageStartingWith("key 'b': ");
 		entries.put("b", null);
 		assertThatIllegalArgumentException().isThrownBy(() -> strings.mset(entries)).withMessageContaining("'b'");
 		assertThat(strings.exists("a", "b")).isZero();
@@ -335,8 +337,8 @@ class ValueTemplateTests {
 		assertThat(callerDecoding.getAndDelete("k")).isEqualTo("välue");
 		assertThat(strings.exists("k")).isZero();
 		redis.command("SET", "bad", "corrupt");
-		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> callerDecoding.get("bad"))
-			.withMessageContaining("key 'bad'")
+		assertThatExceptionOfType(KeyedSerializationException.class).isThrownBy(() -> callerDecoding.get("bad"))
+			.withMessageStartingWith("key 'bad': ")
 			.withMessageContaining("test-picky");
 	}
 
