@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.benchmark.Payload;
-import dev.slipcase.redis.buffer.ValueLease;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.openjdk.jmh.annotations.Benchmark;

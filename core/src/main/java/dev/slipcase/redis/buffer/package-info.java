@@ -1,8 +1,6 @@
 /**
- * Pooled Netty buffers and who owns them: which {@link io.netty.buffer.ByteBufAllocator} Slipcase
- * takes its buffers from (pooled, adaptive or unpooled; heap or direct), and
- * {@link dev.slipcase.redis.buffer.ValueLease}s, pooled buffers a caller reads a value into and
- * releases.
+ * Which {@link io.netty.buffer.ByteBufAllocator} Slipcase takes its buffers from (pooled,
+ * adaptive or unpooled; heap or direct). Imports nothing else of Slipcase.
  */
 @NullMarked
 package dev.slipcase.redis.buffer;

@@ -1,6 +1,5 @@
 package dev.slipcase.redis.metrics;
 
-import dev.slipcase.redis.sharded.BucketMemoryReport;
 
 /**
  * Receives what Slipcase's serializers, codecs, compression, leases and sharded templates do, for
@@ -79,9 +78,11 @@ public interface SlipcaseObserver {
 
 	/**
 	 * A sharded template sampled its buckets' memory ({@code ShardedTemplate.memoryReport}).
-	 * @param report the report, including the flipped buckets
+	 * @param namespace the namespace's name
+	 * @param sampledBuckets how many buckets the report looked at
+	 * @param flippedBuckets how many of them had left the compact encoding
 	 */
-	default void memoryReported(BucketMemoryReport report) {
+	default void memoryReported(String namespace, int sampledBuckets, int flippedBuckets) {
 	}
 
 	/**

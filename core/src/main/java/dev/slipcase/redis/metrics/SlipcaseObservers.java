@@ -3,7 +3,6 @@ package dev.slipcase.redis.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.slipcase.redis.sharded.BucketMemoryReport;
 
 /**
  * The JVM-wide registration point of {@link SlipcaseObserver}s, read by every instrumented class.
@@ -161,9 +160,9 @@ public final class SlipcaseObservers {
 		}
 
 		@Override
-		public void memoryReported(BucketMemoryReport report) {
+		public void memoryReported(String namespace, int sampledBuckets, int flippedBuckets) {
 			for (SlipcaseObserver observer : this.observers) {
-				observer.memoryReported(report);
+				observer.memoryReported(namespace, sampledBuckets, flippedBuckets);
 			}
 		}
 

@@ -473,7 +473,7 @@ public final class ShardedTemplate<V> {
 		}
 		BucketMemoryReport report = new BucketMemoryReport(this.namespace.name(), names.size(), compact, flipped.size(),
 				flipped, fields, bytes, (fields > 0) ? (double) bytes / fields : 0, names.isEmpty() ? 0 : fill / names.size());
-		SlipcaseObservers.current().memoryReported(report);
+		SlipcaseObservers.current().memoryReported(report.namespace(), report.sampledBuckets(), report.flippedBuckets());
 		return report;
 	}
 

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import io.lettuce.core.cluster.SlotHash;
 import io.netty.buffer.ByteBuf;

@@ -3,7 +3,6 @@ package dev.slipcase.redis.template;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import io.lettuce.core.output.CommandOutput;

@@ -3,7 +3,6 @@ package dev.slipcase.redis.template;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.serializer.BytesFormat;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.TypeAllowlist;

@@ -7,7 +7,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.slipcase.redis.sharded.BucketMemoryReport;
 
 /** Counts every event it receives, keyed by its arguments, for assertions. */
 final class CountingObserver implements SlipcaseObserver {
@@ -32,7 +31,8 @@ final class CountingObserver implements SlipcaseObserver {
 
 	final Map<String, AtomicInteger> overflowWrites = new ConcurrentHashMap<>();
 
-	final List<BucketMemoryReport> reports = new CopyOnWriteArrayList<>();
+	/** Each memory report seen: namespace, sampled buckets, flipped buckets. */
+	final List<List<Object>> reports = new CopyOnWriteArrayList<>();
 
 	@Override
 	public void valueWritten(String format, int bytes) {
@@ -74,8 +74,8 @@ final class CountingObserver implements SlipcaseObserver {
 	}
 
 	@Override
-	public void memoryReported(BucketMemoryReport report) {
-		this.reports.add(report);
+	public void memoryReported(String namespace, int sampledBuckets, int flippedBuckets) {
+		this.reports.add(List.of(namespace, sampledBuckets, flippedBuckets));
 	}
 
 	int count(Map<String, ? extends Number> counts, String key) {

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
-import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.FormatCodec;
 import dev.slipcase.redis.codec.FormatDecoding;

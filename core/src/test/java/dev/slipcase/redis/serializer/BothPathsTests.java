@@ -4,7 +4,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.slipcase.redis.buffer.ValueLease;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Page;
 import dev.slipcase.redis.serializer.TestValues.Session;

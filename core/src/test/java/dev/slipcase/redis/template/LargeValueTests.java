@@ -16,7 +16,6 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.testformat.Utf8TestFormat;

@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.leak.LeakReports;

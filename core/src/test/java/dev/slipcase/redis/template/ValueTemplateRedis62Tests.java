@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.testformat.Utf8TestFormat;

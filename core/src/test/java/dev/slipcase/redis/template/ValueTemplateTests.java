@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.FormatCodec;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.test.RedisExtension;

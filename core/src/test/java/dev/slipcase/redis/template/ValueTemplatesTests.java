@@ -3,7 +3,6 @@ package dev.slipcase.redis.template;
 import java.time.Instant;
 import java.util.List;
 
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.TypeAllowlist;

@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
-import dev.slipcase.redis.sharded.BucketMemoryReport;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
@@ -226,8 +225,8 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	}
 
 	@Override
-	public void memoryReported(BucketMemoryReport report) {
-		this.flippedBuckets.computeIfAbsent(report.namespace(), (name) -> {
+	public void memoryReported(String namespace, int sampledBuckets, int flippedBuckets) {
+		this.flippedBuckets.computeIfAbsent(namespace, (name) -> {
 			AtomicInteger flipped = new AtomicInteger();
 			Gauge.builder(FLIPPED_BUCKETS, flipped, AtomicInteger::get)
 				.tag("namespace", name)
@@ -235,7 +234,7 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 				.strongReference(true)
 				.register(this.registry);
 			return flipped;
-		}).set(report.flippedBuckets());
+		}).set(flippedBuckets);
 	}
 
 	/** Stops observing Slipcase; the meters stay in the registry with their last values. */

@@ -6,7 +6,6 @@ import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint.ShardedDescrip
 import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint.SlipcaseDescriptor;
 import dev.slipcase.redis.autoconfigure.metrics.SlipcaseMeters;
 import dev.slipcase.redis.autoconfigure.metrics.SlipcaseMetricsAutoConfiguration;
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.Utf8StringFormat;
@@ -15,6 +14,7 @@ import dev.slipcase.redis.sharded.BucketMemoryReport;
 import dev.slipcase.redis.sharded.ShardedNamespace;
 import dev.slipcase.redis.sharded.ShardedTemplate;
 import dev.slipcase.redis.sharded.ShardedTemplates;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;

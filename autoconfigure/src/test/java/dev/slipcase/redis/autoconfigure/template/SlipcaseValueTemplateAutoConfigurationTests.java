@@ -1,16 +1,16 @@
 package dev.slipcase.redis.autoconfigure.template;
 
-import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer;
 import java.time.Instant;
 import java.util.List;
 
 import dev.slipcase.redis.autoconfigure.Order;
 import dev.slipcase.redis.autoconfigure.RedisProperties;
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer;
 import dev.slipcase.redis.buffer.BufferAllocators;
-import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
 import dev.slipcase.redis.test.RedisServer;

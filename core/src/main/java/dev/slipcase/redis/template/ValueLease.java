@@ -1,4 +1,4 @@
-package dev.slipcase.redis.buffer;
+package dev.slipcase.redis.template;
 
 import java.io.IOException;
 import java.io.OutputStream;
