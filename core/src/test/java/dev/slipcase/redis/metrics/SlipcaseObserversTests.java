@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
-import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.FormatCodec;
 import dev.slipcase.redis.codec.FormatDecoding;
@@ -14,6 +13,7 @@ import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.Utf8StringFormat;
 import dev.slipcase.redis.serializer.compression.Compressors;
+import dev.slipcase.redis.template.ValueLease;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.AfterEach;

@@ -4,11 +4,11 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Page;
 import dev.slipcase.redis.serializer.TestValues.Session;
 import dev.slipcase.redis.serializer.compression.Compressors;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;

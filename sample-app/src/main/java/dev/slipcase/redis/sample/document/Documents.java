@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 
-import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.serializer.BytesFormat;
+import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
 
