@@ -168,15 +168,13 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (this.connections.isCluster() && database != 0) {
 			throw new IllegalArgumentException("A Redis Cluster has only database 0, not " + database);
 		}
-		return new ValueTemplate<>(this.connections, database, this.async.format, this.async.allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return view(database, this.async.format, this.async.allocator, chunkSize(), this.callerDecoding);
 	}
 
 	/** A view of this template for values of another format, sharing its connections. */
 	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
 		requireFormat(format);
-		return new ValueTemplate<>(this.connections, this.async.database(), format, this.async.allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return view(this.async.database(), format, this.async.allocator, chunkSize(), this.callerDecoding);
 	}
 
 	/** A view of this template that takes its buffers from {@code allocator}. */
@@ -184,8 +182,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (allocator == null) {
 			throw new IllegalArgumentException("allocator must not be null");
 		}
-		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return view(this.async.database(), this.async.format, allocator, chunkSize(), this.callerDecoding);
 	}
 
 	/**
@@ -196,13 +193,29 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * parsing; the default decodes in place on the event loop, with no copy at all.
 	 */
 	public ValueTemplate<V> withCallerThreadDecoding() {
-		return new ValueTemplate<>(this.connections, this.async, this.largeValues.chunkSize(), true);
+		return new ValueTemplate<>(this.connections, this.async, chunkSize(), true);
 	}
 
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
-		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, this.async.allocator,
-				chunkSize);
+		return view(this.async.database(), this.async.format, this.async.allocator, chunkSize, this.callerDecoding);
+	}
+
+	/** A view on the same connections with these settings; every view method keeps the others. */
+	private <T> ValueTemplate<T> view(int database, ValueFormat<T> format, ByteBufAllocator allocator, int chunkSize,
+			boolean callerDecoding) {
+		return new ValueTemplate<>(this.connections, new AsyncValueTemplate<>(this.connections, database, format,
+				allocator), chunkSize, callerDecoding);
+	}
+
+	/** The chunk size large values are transferred in. */
+	int chunkSize() {
+		return this.largeValues.chunkSize();
+	}
+
+	/** Whether sync reads decode on the calling thread. */
+	boolean isCallerThreadDecoding() {
+		return this.callerDecoding;
 	}
 
 	/** The {@code CompletableFuture} form of this template. */
