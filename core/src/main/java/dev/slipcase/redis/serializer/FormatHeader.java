@@ -60,7 +60,8 @@ public final class FormatHeader {
 	}
 
 	/**
-	 * Writes a header at {@code out}'s writer index.
+	 * Writes a header at {@code out}'s writer index. The caller owns {@code out} and releases it;
+	 * this method never releases or retains it.
 	 * @param formatId the body's format id, 1..255
 	 * @param compressorId 0 when the body is not compressed, else the compressor's id, 1..7
 	 */
@@ -76,7 +77,8 @@ public final class FormatHeader {
 	}
 
 	/**
-	 * Reads the header at {@code in}'s reader index, advancing it by {@link #LENGTH}.
+	 * Reads the header at {@code in}'s reader index, advancing it by {@link #LENGTH}. The caller
+	 * owns {@code in} and releases it; this method never releases or retains it.
 	 * @return {@code formatId << 8 | compressorId}; see {@link #formatId(int)} and
 	 * {@link #compressorId(int)}
 	 * @throws SerializationException when the bytes there are not a supported header

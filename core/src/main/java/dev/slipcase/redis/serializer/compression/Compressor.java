@@ -36,6 +36,9 @@ public interface Compressor {
 	 * result at {@code out}'s writer index, growing {@code out} as needed. The output is
 	 * self-contained: {@link #decompress} needs nothing but it (and, for a dictionary, the same
 	 * dictionary loaded).
+	 * <p>
+	 * The caller owns {@code in} and {@code out} and releases them; this method never releases or
+	 * retains either, also when it throws (then {@code out}'s writer index is back where it was).
 	 * @throws SerializationException when compression fails
 	 */
 	void compress(ByteBuf in, ByteBuf out);
@@ -47,6 +50,9 @@ public interface Compressor {
 	 * that declares no size is decompressed in bounded steps that stop at the cap, so at most
 	 * about the cap is ever allocated for it). The whole of {@code in} must be one value:
 	 * trailing bytes are an error.
+	 * <p>
+	 * The caller owns {@code in} and {@code out} and releases them; this method never releases or
+	 * retains either, also when it throws (then {@code out}'s writer index is back where it was).
 	 * @param maxDecompressedSize the largest decompressed size accepted, in bytes; not negative
 	 * @throws IllegalArgumentException when {@code maxDecompressedSize} is negative
 	 * @throws SerializationException when the input is corrupt or truncated, exceeds the cap, or
