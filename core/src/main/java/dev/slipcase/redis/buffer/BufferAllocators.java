@@ -5,6 +5,8 @@ import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
+import org.springframework.util.Assert;
+
 /**
  * The allocators Slipcase takes scratch buffers from, one shared instance per
  * {@link AllocatorType} and heap/direct choice (pooled allocators must be shared to pay off).
@@ -40,9 +42,7 @@ public final class BufferAllocators {
 	 * @return a shared, thread-safe allocator, never {@code null}
 	 */
 	public static ByteBufAllocator allocator(AllocatorType type, boolean direct) {
-		if (type == null) {
-			throw new IllegalArgumentException("type must not be null");
-		}
+		Assert.notNull(type, "type must not be null");
 		return switch (type) {
 			case POOLED -> direct ? Pooled.DIRECT : Pooled.HEAP;
 			case ADAPTIVE -> direct ? Adaptive.DIRECT : Adaptive.HEAP;

@@ -9,6 +9,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * A value already serialized, on the caller's thread, into a pooled buffer that the command
@@ -61,9 +62,7 @@ public final class EncodedValue {
 	 * @throws SerializationException when the format cannot encode the value; nothing is leaked
 	 */
 	public static <T> EncodedValue encode(ValueFormat<T> format, T value, ByteBufAllocator allocator) {
-		if (value == null) {
-			throw new IllegalArgumentException("value must not be null");
-		}
+		Assert.notNull(value, "value must not be null");
 		ByteBuf buffer = allocator.directBuffer(Math.max(format.estimateSize(value), 16));
 		EncodedValue encoded;
 		try {
@@ -103,9 +102,7 @@ public final class EncodedValue {
 	 * @param bytes the encoded bytes, never {@code null}
 	 */
 	public static EncodedValue wrap(ByteBuf bytes) {
-		if (bytes == null) {
-			throw new IllegalArgumentException("bytes must not be null");
-		}
+		Assert.notNull(bytes, "bytes must not be null");
 		return new EncodedValue(bytes);
 	}
 

@@ -10,6 +10,8 @@ import io.lettuce.core.codec.ToByteBufEncoder;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 
+import org.springframework.util.Assert;
+
 /**
  * A Lettuce codec whose keys and values are written and read by {@link ValueFormat}s: values are
  * encoded straight into Lettuce's outbound buffer ({@link ToByteBufEncoder}) and decoded from the
@@ -61,12 +63,8 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 	 * @param values the value format, never {@code null}
 	 */
 	public static <K, V> FormatCodec<K, V> of(ValueFormat<K> keys, ValueFormat<V> values) {
-		if (keys == null) {
-			throw new IllegalArgumentException("keys must not be null");
-		}
-		if (values == null) {
-			throw new IllegalArgumentException("values must not be null");
-		}
+		Assert.notNull(keys, "keys must not be null");
+		Assert.notNull(values, "values must not be null");
 		return new FormatCodec<>(keys, values);
 	}
 

@@ -3,6 +3,8 @@ package dev.slipcase.redis.metrics;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.springframework.util.Assert;
+
 
 /**
  * The JVM-wide registration point of {@link SlipcaseObserver}s, read by every instrumented class.
@@ -41,9 +43,7 @@ public final class SlipcaseObservers {
 	 * @return a handle whose {@link Registration#close()} stops reporting to it (idempotent)
 	 */
 	public static Registration register(SlipcaseObserver observer) {
-		if (observer == null) {
-			throw new IllegalArgumentException("observer must not be null");
-		}
+		Assert.notNull(observer, "observer must not be null");
 		synchronized (registered) {
 			registered.add(observer);
 			refresh();

@@ -6,6 +6,8 @@ import java.util.List;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
  * The compressors a {@link SelfDescribingFormat} can read values with, by the id in their header
  * and by name. Reading needs every compressor any stored value was written with, not only the one
@@ -39,10 +41,10 @@ public final class CompressorLookup {
 	 * @throws IllegalArgumentException when an id is outside 1..7 or two compressors share one
 	 */
 	public static CompressorLookup of(List<? extends Compressor> compressors) {
-		JsonFormat.requireNonNull(compressors, "compressors");
+		Assert.notNull(compressors, "compressors must not be null");
 		Compressor[] byId = new Compressor[8];
 		for (Compressor compressor : compressors) {
-			JsonFormat.requireNonNull(compressor, "compressor");
+			Assert.notNull(compressor, "compressor must not be null");
 			int id = compressor.id();
 			if (id < 1 || id > 7) {
 				throw new IllegalArgumentException(

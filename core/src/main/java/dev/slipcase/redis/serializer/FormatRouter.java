@@ -12,8 +12,10 @@ import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
-import tools.jackson.databind.type.TypeFactory;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.type.TypeFactory;
+
+import org.springframework.util.Assert;
 
 /**
  * Picks each type's format: a registration in code, else the type's {@link RedisFormat}
@@ -62,7 +64,7 @@ public final class FormatRouter {
 
 	/** The format for values of {@code type}. */
 	public <T> SelfDescribingFormat<T> format(Class<T> type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		return format(this.mapper.constructType(type), JsonFormat.of(this.mapper, type), type);
 	}
 
@@ -71,7 +73,7 @@ public final class FormatRouter {
 	 * routed as such ({@code List<Order>}), else by its raw class.
 	 */
 	public <T> SelfDescribingFormat<T> format(TypeReference<T> type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		JavaType javaType = this.mapper.constructType(type);
 		return format(javaType, JsonFormat.of(this.mapper, type), type.getType());
 	}
@@ -83,7 +85,7 @@ public final class FormatRouter {
 	 */
 	@SuppressWarnings("unchecked")
 	public SelfDescribingFormat<Object> format(Type type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		JavaType javaType = this.mapper.constructType(type);
 		return format(javaType, (JsonFormat<Object>) JsonFormat.of(this.mapper, javaType), type);
 	}
@@ -108,7 +110,7 @@ public final class FormatRouter {
 	 * it, or chooses a compressor that is not registered
 	 */
 	public ValueFormat<Object> format(TypeAllowlist allowlist) {
-		JsonFormat.requireNonNull(allowlist, "allowlist");
+		Assert.notNull(allowlist, "allowlist must not be null");
 		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.mapper, allowlist);
 		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
 		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
@@ -137,7 +139,7 @@ public final class FormatRouter {
 	 * route, annotation or the default.
 	 */
 	public Choice choiceFor(JavaType type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		Choice routed = this.genericRegistrations.get(type);
 		return (routed != null) ? routed : choiceFor(type.getRawClass());
 	}
@@ -209,7 +211,7 @@ public final class FormatRouter {
 	public record Choice(FormatKind kind, @Nullable String compression, int minCompressSize) {
 
 		public Choice {
-			JsonFormat.requireNonNull(kind, "kind");
+			Assert.notNull(kind, "kind must not be null");
 			if (minCompressSize < 0) {
 				throw new IllegalArgumentException("minCompressSize must not be negative, was " + minCompressSize);
 			}
@@ -288,8 +290,8 @@ public final class FormatRouter {
 
 		/** Writes values of the generic {@code type} as {@code choice} says. */
 		public Builder register(TypeReference<?> type, Choice choice) {
-			JsonFormat.requireNonNull(type, "type");
-			JsonFormat.requireNonNull(choice, "choice");
+			Assert.notNull(type, "type must not be null");
+			Assert.notNull(choice, "choice must not be null");
 			JavaType key = TYPE_KEYS.constructType(type);
 			if (key.getBindings().isEmpty() && !key.isArrayType()) {
 				return register(key.getRawClass(), choice);
@@ -299,7 +301,7 @@ public final class FormatRouter {
 		}
 
 		private String routed(Compressor compressor) {
-			JsonFormat.requireNonNull(compressor, "compressor");
+			Assert.notNull(compressor, "compressor must not be null");
 			this.routedCompressors.add(compressor);
 			return compressor.name();
 		}
@@ -311,8 +313,8 @@ public final class FormatRouter {
 
 		/** Writes {@code type}'s values as {@code choice} says (overrides its annotation). */
 		public Builder register(Class<?> type, Choice choice) {
-			JsonFormat.requireNonNull(type, "type");
-			JsonFormat.requireNonNull(choice, "choice");
+			Assert.notNull(type, "type must not be null");
+			Assert.notNull(choice, "choice must not be null");
 			this.registrations.put(type, choice);
 			return this;
 		}
@@ -325,7 +327,7 @@ public final class FormatRouter {
 
 		/** The compressors values are written and read with, chosen by name. */
 		public Builder compressors(CompressorLookup compressors) {
-			JsonFormat.requireNonNull(compressors, "compressors");
+			Assert.notNull(compressors, "compressors must not be null");
 			this.compressors = compressors;
 			return this;
 		}
@@ -342,14 +344,14 @@ public final class FormatRouter {
 
 		/** The allocator scratch buffers come from. */
 		public Builder allocator(ByteBufAllocator allocator) {
-			JsonFormat.requireNonNull(allocator, "allocator");
+			Assert.notNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
 			return this;
 		}
 
 		/** The mapper JSON is written and read with. */
 		public Builder mapper(JsonMapper mapper) {
-			JsonFormat.requireNonNull(mapper, "mapper");
+			Assert.notNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
 			return this;
 		}

@@ -10,6 +10,8 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.util.Assert;
+
 /**
  * JSON on Jackson 3, typed by a {@code Class}, {@link TypeReference} or {@link JavaType}: records,
  * generics, {@code java.time} (as ISO-8601 strings), {@code Optional} and collections, with no
@@ -60,15 +62,15 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 
 	/** JSON for values of {@code type} with the given mapper. */
 	public static <T> JsonFormat<T> of(JsonMapper mapper, Class<T> type) {
-		requireNonNull(mapper, "mapper");
-		requireNonNull(type, "type");
+		Assert.notNull(mapper, "mapper must not be null");
+		Assert.notNull(type, "type must not be null");
 		return new JsonFormat<>(mapper, mapper.constructType(type));
 	}
 
 	/** JSON for values of the generic {@code type} with the given mapper. */
 	public static <T> JsonFormat<T> of(JsonMapper mapper, TypeReference<T> type) {
-		requireNonNull(mapper, "mapper");
-		requireNonNull(type, "type");
+		Assert.notNull(mapper, "mapper must not be null");
+		Assert.notNull(type, "type must not be null");
 		return new JsonFormat<>(mapper, mapper.constructType(type));
 	}
 
@@ -77,8 +79,8 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 	 * matches {@code type}.
 	 */
 	public static <T> JsonFormat<T> of(JsonMapper mapper, JavaType type) {
-		requireNonNull(mapper, "mapper");
-		requireNonNull(type, "type");
+		Assert.notNull(mapper, "mapper must not be null");
+		Assert.notNull(type, "type must not be null");
 		return new JsonFormat<>(mapper, type);
 	}
 
@@ -152,12 +154,6 @@ public final class JsonFormat<T> implements TaggedFormat<T> {
 	@Override
 	public String toString() {
 		return "JsonFormat[" + this.type + "]";
-	}
-
-	static void requireNonNull(@Nullable Object argument, String name) {
-		if (argument == null) {
-			throw new IllegalArgumentException(name + " must not be null");
-		}
 	}
 
 }

@@ -15,6 +15,8 @@ import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.NamedType;
 
+import org.springframework.util.Assert;
+
 /**
  * JSON for values of several types behind one serializer (a {@code RedisTemplate<String, Object>}),
  * each written with the short type id an explicit {@link TypeAllowlist} gives its type:
@@ -67,8 +69,8 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 
 	/** Polymorphic JSON for the allowlisted types with the given mapper. */
 	public static PolymorphicJsonFormat of(JsonMapper mapper, TypeAllowlist allowlist) {
-		JsonFormat.requireNonNull(mapper, "mapper");
-		JsonFormat.requireNonNull(allowlist, "allowlist");
+		Assert.notNull(mapper, "mapper must not be null");
+		Assert.notNull(allowlist, "allowlist must not be null");
 		return new PolymorphicJsonFormat(mapper, allowlist);
 	}
 

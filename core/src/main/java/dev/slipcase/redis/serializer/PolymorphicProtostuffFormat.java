@@ -7,6 +7,8 @@ import java.util.Map;
 
 import io.netty.buffer.ByteBuf;
 
+import org.springframework.util.Assert;
+
 /**
  * Protostuff for values of several types behind one serializer: the body is the short type id a
  * {@link TypeAllowlist} gives the value's type (one length byte, then the id in ASCII) followed by
@@ -44,7 +46,7 @@ public final class PolymorphicProtostuffFormat implements TaggedFormat<Object> {
 	 * refused when written).
 	 */
 	public static PolymorphicProtostuffFormat of(TypeAllowlist allowlist) {
-		JsonFormat.requireNonNull(allowlist, "allowlist");
+		Assert.notNull(allowlist, "allowlist must not be null");
 		return new PolymorphicProtostuffFormat(allowlist);
 	}
 

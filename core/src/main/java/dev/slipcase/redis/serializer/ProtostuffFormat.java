@@ -12,6 +12,7 @@ import io.protostuff.ProtostuffIOUtil;
 import tools.jackson.core.type.TypeReference;
 
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * Protostuff (protobuf wire encoding, nested messages as groups) through a schema built from the
@@ -48,7 +49,7 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 	 * @throws IllegalArgumentException when the type cannot be handled, saying which part and why
 	 */
 	public static <T> ProtostuffFormat<T> of(Class<T> type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		return new ProtostuffFormat<>(ValueSchema.of(type));
 	}
 
@@ -57,13 +58,13 @@ public final class ProtostuffFormat<T> implements TaggedFormat<T> {
 	 * @throws IllegalArgumentException when the type cannot be handled, saying which part and why
 	 */
 	public static <T> ProtostuffFormat<T> of(TypeReference<T> type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		return new ProtostuffFormat<>(ValueSchema.of(type.getType()));
 	}
 
 	/** Protostuff for values of {@code type}; the caller vouches that {@code T} matches it. */
 	public static <T> ProtostuffFormat<T> of(Type type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		return new ProtostuffFormat<>(ValueSchema.of(type));
 	}
 

@@ -11,6 +11,7 @@ import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * The wire format of stored values: writes with one {@link TaggedFormat}, optionally compressed,
@@ -84,7 +85,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 
 	/** A builder of a format that writes with {@code writeFormat} (and reads it). */
 	public static <T> Builder<T> builder(TaggedFormat<T> writeFormat) {
-		JsonFormat.requireNonNull(writeFormat, "writeFormat");
+		Assert.notNull(writeFormat, "writeFormat must not be null");
 		return new Builder<>(writeFormat);
 	}
 
@@ -268,7 +269,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		 * {@code compressor}.
 		 */
 		public Builder<T> compression(Compressor compressor, int minSize) {
-			JsonFormat.requireNonNull(compressor, "compressor");
+			Assert.notNull(compressor, "compressor must not be null");
 			if (minSize < 0) {
 				throw new IllegalArgumentException("minSize must not be negative, was " + minSize);
 			}
@@ -281,7 +282,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		@SafeVarargs
 		public final Builder<T> readAlso(TaggedFormat<T>... formats) {
 			for (TaggedFormat<T> format : formats) {
-				JsonFormat.requireNonNull(format, "format");
+				Assert.notNull(format, "format must not be null");
 				this.readFormats.add(format);
 			}
 			return this;
@@ -292,7 +293,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		 * included).
 		 */
 		public Builder<T> compressors(CompressorLookup compressors) {
-			JsonFormat.requireNonNull(compressors, "compressors");
+			Assert.notNull(compressors, "compressors must not be null");
 			this.compressors = compressors;
 			return this;
 		}
@@ -309,7 +310,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 
 		/** The allocator scratch buffers come from. */
 		public Builder<T> allocator(ByteBufAllocator allocator) {
-			JsonFormat.requireNonNull(allocator, "allocator");
+			Assert.notNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
 			return this;
 		}

@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * A Spring Data {@link RedisSerializer} over a {@link ValueFormat}, for {@code RedisTemplate},
@@ -68,8 +69,8 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 	 */
 	public static <T> SlipcaseRedisSerializer<T> of(ValueFormat<T> format, @Nullable Class<?> targetType,
 			ByteBufAllocator allocator) {
-		JsonFormat.requireNonNull(format, "format");
-		JsonFormat.requireNonNull(allocator, "allocator");
+		Assert.notNull(format, "format must not be null");
+		Assert.notNull(allocator, "allocator must not be null");
 		return new SlipcaseRedisSerializer<>(format, targetType, null, allocator);
 	}
 
@@ -80,7 +81,7 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 
 	/** This serializer, taking scratch buffers from {@code allocator}. */
 	public SlipcaseRedisSerializer<T> withAllocator(ByteBufAllocator allocator) {
-		JsonFormat.requireNonNull(allocator, "allocator");
+		Assert.notNull(allocator, "allocator must not be null");
 		return new SlipcaseRedisSerializer<>(this.format, this.targetType, this.emptyValue, allocator);
 	}
 

@@ -18,6 +18,7 @@ import org.springframework.data.redis.core.SetOperations;
 import org.springframework.data.redis.core.ValueOperations;
 import org.springframework.data.redis.core.ZSetOperations;
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * A {@code RedisTemplate} whose value, hash, list, set and sorted-set operations (and the bound
@@ -52,7 +53,7 @@ public class SlipcaseRedisTemplate<K, V> extends RedisTemplate<K, V> {
 	 */
 	public static SlipcaseRedisTemplate<String, Object> create(RedisConnectionFactory connectionFactory,
 			SlipcaseSerializerFamily family) {
-		JsonFormat.requireNonNull(connectionFactory, "connectionFactory");
+		Assert.notNull(connectionFactory, "connectionFactory must not be null");
 		SlipcaseRedisTemplate<String, Object> template = new SlipcaseRedisTemplate<>();
 		template.setConnectionFactory(connectionFactory);
 		family.configure(template);

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
@@ -19,6 +18,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.util.Assert;
 
 /**
  * The serializers an application's templates and caches share, configured once: the allowed
@@ -125,7 +125,7 @@ public final class SlipcaseSerializerFamily {
 	 * {@code RedisTemplate}; the caller initializes the template.
 	 */
 	public void configure(RedisTemplate<?, ?> template) {
-		JsonFormat.requireNonNull(template, "template");
+		Assert.notNull(template, "template must not be null");
 		template.setKeySerializer(SlipcaseSerializers.string());
 		template.setHashKeySerializer(SlipcaseSerializers.string());
 		template.setValueSerializer(this.valueSerializer);
@@ -156,10 +156,10 @@ public final class SlipcaseSerializerFamily {
 	 */
 	public ValueFormat<Object> formatFor(List<? extends Type> types, @Nullable FormatKind format,
 			@Nullable String compression) {
-		JsonFormat.requireNonNull(types, "types");
+		Assert.notNull(types, "types must not be null");
 		Map<JavaType, Type> distinct = new LinkedHashMap<>();
 		for (Type type : types) {
-			JsonFormat.requireNonNull(type, "type");
+			Assert.notNull(type, "type must not be null");
 			distinct.putIfAbsent(this.mapper.constructType(type), type);
 		}
 		if (distinct.isEmpty() || distinct.keySet().stream().anyMatch((type) -> type.getRawClass() == Object.class)) {
@@ -319,7 +319,7 @@ public final class SlipcaseSerializerFamily {
 
 		/** Allows {@code type} behind the {@code Object} serializers under {@code id}. */
 		public Builder allow(String id, Class<?> type) {
-			Objects.requireNonNull(type, "type must not be null");
+			Assert.notNull(type, "type must not be null");
 			requireNewId(id);
 			this.classes.put(id, type);
 			return this;
@@ -327,7 +327,7 @@ public final class SlipcaseSerializerFamily {
 
 		/** Allows the generic {@code type} (such as {@code Page<Order>}) under {@code id}. */
 		public Builder allow(String id, TypeReference<?> type) {
-			Objects.requireNonNull(type, "type must not be null");
+			Assert.notNull(type, "type must not be null");
 			requireNewId(id);
 			this.generics.put(id, type);
 			return this;
@@ -352,7 +352,7 @@ public final class SlipcaseSerializerFamily {
 		 * {@code choice} says.
 		 */
 		public Builder allowJdkValueTypes(Choice choice) {
-			JsonFormat.requireNonNull(choice, "choice");
+			Assert.notNull(choice, "choice must not be null");
 			JDK_VALUE_TYPES.forEach((id, type) -> {
 				if (!isAllowed(id)) {
 					allow(id, type).route(type, choice);
@@ -372,7 +372,7 @@ public final class SlipcaseSerializerFamily {
 		}
 
 		private void requireNewId(String id) {
-			Objects.requireNonNull(id, "id must not be null");
+			Assert.notNull(id, "id must not be null");
 			if (isAllowed(id)) {
 				throw new IllegalArgumentException("id '" + id + "' is already allowed");
 			}
@@ -380,22 +380,22 @@ public final class SlipcaseSerializerFamily {
 
 		/** Writes {@code type}'s values as {@code choice} says, over its annotation. */
 		public Builder route(Class<?> type, Choice choice) {
-			Objects.requireNonNull(type, "type must not be null");
-			Objects.requireNonNull(choice, "choice must not be null");
+			Assert.notNull(type, "type must not be null");
+			Assert.notNull(choice, "choice must not be null");
 			this.routes.put(type, choice);
 			return this;
 		}
 
 		/** How values of types with neither a route nor an annotation are written. */
 		public Builder defaultChoice(Choice choice) {
-			Objects.requireNonNull(choice, "choice must not be null");
+			Assert.notNull(choice, "choice must not be null");
 			this.defaultChoice = choice;
 			return this;
 		}
 
 		/** The compressors values are written and read with. */
 		public Builder compressors(CompressorLookup compressors) {
-			Objects.requireNonNull(compressors, "compressors must not be null");
+			Assert.notNull(compressors, "compressors must not be null");
 			this.compressors = compressors;
 			return this;
 		}
@@ -411,14 +411,14 @@ public final class SlipcaseSerializerFamily {
 
 		/** The allocator scratch buffers come from. */
 		public Builder allocator(ByteBufAllocator allocator) {
-			Objects.requireNonNull(allocator, "allocator must not be null");
+			Assert.notNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
 			return this;
 		}
 
 		/** The mapper JSON is written and read with. */
 		public Builder mapper(JsonMapper mapper) {
-			Objects.requireNonNull(mapper, "mapper must not be null");
+			Assert.notNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
 			return this;
 		}

@@ -13,6 +13,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.type.TypeFactory;
 
+import org.springframework.util.Assert;
+
 /**
  * The closed set of types a {@link PolymorphicJsonFormat} may write and read, each under a short,
  * stable type id chosen by the application (such as {@code "order"}), never a class name. A
@@ -112,24 +114,24 @@ public final class TypeAllowlist {
 
 		/** Allows {@code type} under {@code id}. */
 		public Builder allow(String id, Class<?> type) {
-			JsonFormat.requireNonNull(type, "type");
+			Assert.notNull(type, "type must not be null");
 			return add(id, TypeFactory.createDefaultInstance().constructType(type), type);
 		}
 
 		/** Allows the generic {@code type} under {@code id}. */
 		public Builder allow(String id, TypeReference<?> type) {
-			JsonFormat.requireNonNull(type, "type");
+			Assert.notNull(type, "type must not be null");
 			return add(id, TypeFactory.createDefaultInstance().constructType(type), type.getType());
 		}
 
 		/** Allows {@code type}, a {@code Class} or a generic type such as a method's return type, under {@code id}. */
 		public Builder allow(String id, Type type) {
-			JsonFormat.requireNonNull(type, "type");
+			Assert.notNull(type, "type must not be null");
 			return add(id, TypeFactory.createDefaultInstance().constructType(type), type);
 		}
 
 		private Builder add(String id, JavaType type, Type declared) {
-			JsonFormat.requireNonNull(id, "id");
+			Assert.notNull(id, "id must not be null");
 			if (!ID.matcher(id).matches()) {
 				throw new IllegalArgumentException(
 						"id must be 1 to 64 letters, digits or '_.:-', was '" + id + "'");

@@ -5,6 +5,8 @@ import java.util.Locale;
 
 import tools.jackson.databind.JavaType;
 
+import org.springframework.util.Assert;
+
 /**
  * Short type ids derived from an application's own type names, for values of several types
  * behind one serializer (a cache whose methods return different types): {@code Order},
@@ -21,7 +23,7 @@ public final class TypeIds {
 
 	/** The id of {@code type}. */
 	public static String of(JavaType type) {
-		JsonFormat.requireNonNull(type, "type");
+		Assert.notNull(type, "type must not be null");
 		String id = name(type);
 		if (id.length() > MAX_LENGTH) {
 			id = id.substring(0, MAX_LENGTH - 9) + "-" + String.format(Locale.ROOT, "%08x", id.hashCode());

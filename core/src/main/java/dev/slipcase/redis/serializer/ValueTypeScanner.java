@@ -8,6 +8,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.context.annotation.ClassPathScanningCandidateComponentProvider;
 import org.springframework.core.io.DefaultResourceLoader;
 import org.springframework.core.type.filter.AnnotationTypeFilter;
+import org.springframework.util.Assert;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -21,7 +22,7 @@ public final class ValueTypeScanner {
 
 	/** A scanner that loads the classes it finds with {@code classLoader}. */
 	public ValueTypeScanner(ClassLoader classLoader) {
-		JsonFormat.requireNonNull(classLoader, "classLoader");
+		Assert.notNull(classLoader, "classLoader must not be null");
 		this.classLoader = classLoader;
 	}
 

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
  * Computes where a logical key lives under a namespace and layout. Immutable and thread-safe.
  * <p>
@@ -109,9 +111,7 @@ final class KeyPlacement {
 	}
 
 	private String id(String key) {
-		if (key == null) {
-			throw new IllegalArgumentException("key must not be null");
-		}
+		Assert.notNull(key, "key must not be null");
 		String prefix = this.namespace.keyPrefix();
 		if (!key.startsWith(prefix)) {
 			throw new IllegalArgumentException("key '" + key + "' does not start with the key prefix '" + prefix

@@ -5,7 +5,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
+
+import org.springframework.util.Assert;
 
 /**
  * Where a namespace's keys live: the namespace and key prefix that own the bucket names, the
@@ -32,10 +33,10 @@ public record ShardLayout(ShardingStrategy strategy, int bucketSize, int bucketC
 	public static final String FNV1A_32 = "fnv1a32";
 
 	public ShardLayout {
-		Objects.requireNonNull(strategy, "strategy must not be null");
-		Objects.requireNonNull(hash, "hash must not be null");
-		Objects.requireNonNull(namespace, "namespace must not be null");
-		Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+		Assert.notNull(strategy, "strategy must not be null");
+		Assert.notNull(hash, "hash must not be null");
+		Assert.notNull(namespace, "namespace must not be null");
+		Assert.notNull(keyPrefix, "keyPrefix must not be null");
 		if (bucketSize < 1) {
 			throw new IllegalArgumentException("bucketSize must be at least 1, was " + bucketSize);
 		}

@@ -1,6 +1,5 @@
 package dev.slipcase.redis.sharded;
 
-import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -13,6 +12,8 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The {@code byte[]} connection that the sharded templates of one {@link ShardedTemplates} share,
@@ -40,7 +41,7 @@ final class ShardedConnection implements AutoCloseable {
 
 	/** Opens a connection from the source's current client, and again whenever that one is closed for good. */
 	static ShardedConnection open(Supplier<? extends AbstractRedisClient> clients) {
-		Objects.requireNonNull(clients, "clients must not be null");
+		Assert.notNull(clients, "clients must not be null");
 		return new ShardedConnection(clients, Current.of(connect(clients.get())));
 	}
 
@@ -78,7 +79,7 @@ final class ShardedConnection implements AutoCloseable {
 	}
 
 	private static StatefulConnection<byte[], byte[]> connect(AbstractRedisClient client) {
-		Objects.requireNonNull(client, "client must not be null");
+		Assert.notNull(client, "client must not be null");
 		if (client instanceof RedisClusterClient cluster) {
 			return cluster.connect(ByteArrayCodec.INSTANCE);
 		}

@@ -1,10 +1,11 @@
 package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
-import java.util.Objects;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The validated, immutable configuration of one namespace of a {@link ShardedTemplate}: which
@@ -218,7 +219,7 @@ public final class ShardedNamespace {
 
 		/** The prefix every logical key starts with (e.g. {@code user:}), stripped before placement. */
 		public Builder keyPrefix(String keyPrefix) {
-			Objects.requireNonNull(keyPrefix, "keyPrefix must not be null");
+			Assert.notNull(keyPrefix, "keyPrefix must not be null");
 			this.keyPrefix = keyPrefix;
 			return this;
 		}
@@ -228,7 +229,7 @@ public final class ShardedNamespace {
 		 * (a hash tag would put every bucket in one cluster slot) or glob characters.
 		 */
 		public Builder bucketPrefix(String bucketPrefix) {
-			Objects.requireNonNull(bucketPrefix, "bucketPrefix must not be null");
+			Assert.notNull(bucketPrefix, "bucketPrefix must not be null");
 			if (bucketPrefix.isEmpty()) {
 				throw new IllegalArgumentException("bucketPrefix must not be empty: bucket keys need a prefix "
 						+ "no plain key uses");
@@ -245,7 +246,8 @@ public final class ShardedNamespace {
 
 		/** How ids are placed in buckets; {@link ShardingStrategy#NUMERIC} by default. */
 		public Builder strategy(ShardingStrategy strategy) {
-			this.strategy = Objects.requireNonNull(strategy, "strategy must not be null");
+			Assert.notNull(strategy, "strategy must not be null");
+			this.strategy = strategy;
 			return this;
 		}
 
@@ -305,7 +307,8 @@ public final class ShardedNamespace {
 
 		/** What a per-key TTL does on a server without {@code HPEXPIRE}; {@link TtlFallback#PLAIN_KEY} by default. */
 		public Builder ttlFallback(TtlFallback ttlFallback) {
-			this.ttlFallback = Objects.requireNonNull(ttlFallback, "ttlFallback must not be null");
+			Assert.notNull(ttlFallback, "ttlFallback must not be null");
+			this.ttlFallback = ttlFallback;
 			return this;
 		}
 
@@ -341,7 +344,7 @@ public final class ShardedNamespace {
 		}
 
 		private static String checkName(String value, String what) {
-			Objects.requireNonNull(value, what + " must not be null");
+			Assert.notNull(value, () -> what + " must not be null");
 			if (!NAME.matcher(value).matches()) {
 				throw new IllegalArgumentException(what + " must be letters, digits, '_', '.' or '-', was '" + value + "'");
 			}

@@ -42,6 +42,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * A plain key/value API over one namespace whose values live as fields of small Redis hashes
@@ -290,7 +291,7 @@ public final class ShardedTemplate<V> {
 	 * the connection together, then one read of the overflow keys per bucket with misses.
 	 */
 	public List<@Nullable V> multiGet(List<String> keys) {
-		Objects.requireNonNull(keys, "keys must not be null");
+		Assert.notNull(keys, "keys must not be null");
 		int n = keys.size();
 		List<Location> locations = new ArrayList<>(n);
 		for (String key : keys) {
@@ -389,7 +390,7 @@ public final class ShardedTemplate<V> {
 	 * buckets are still written and a {@link BucketFullException} names the refused keys.
 	 */
 	public void multiSet(Map<String, ? extends V> values) {
-		Objects.requireNonNull(values, "values must not be null");
+		Assert.notNull(values, "values must not be null");
 		List<Location> locations = new ArrayList<>(values.size());
 		List<byte[]> serialized = new ArrayList<>(values.size());
 		values.forEach((key, value) -> {
@@ -405,7 +406,7 @@ public final class ShardedTemplate<V> {
 	 * through from before a migration are not included.
 	 */
 	public void forEach(BiConsumer<String, ? super V> action) {
-		Objects.requireNonNull(action, "action must not be null");
+		Assert.notNull(action, "action must not be null");
 		Set<String> seen = new HashSet<>();
 		for (String pattern : this.placement.scanPatterns()) {
 			scanEach(pattern, 200, (batch) -> visit(batch, seen, action));
@@ -875,7 +876,7 @@ public final class ShardedTemplate<V> {
 	}
 
 	private static Duration checkTtl(Duration ttl) {
-		Objects.requireNonNull(ttl, "ttl must not be null");
+		Assert.notNull(ttl, "ttl must not be null");
 		if (ttl.isNegative() || ttl.toMillis() < 1) {
 			throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
 		}

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.function.Supplier;
 
 import io.lettuce.core.AbstractRedisClient;
@@ -15,6 +14,7 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.util.Assert;
 
 /**
  * Creates {@link ShardedTemplate}s over one Lettuce connection, standalone or cluster. Probes the
@@ -82,7 +82,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	 * @param client the client, never {@code null}
 	 */
 	public static ShardedTemplates create(AbstractRedisClient client) {
-		Objects.requireNonNull(client, "client must not be null");
+		Assert.notNull(client, "client must not be null");
 		return create(() -> client);
 	}
 
@@ -110,7 +110,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	 * @param connection the connection, never {@code null}; {@link #close()} leaves it open
 	 */
 	public static ShardedTemplates create(StatefulConnection<byte[], byte[]> connection) {
-		Objects.requireNonNull(connection, "connection must not be null");
+		Assert.notNull(connection, "connection must not be null");
 		return new ShardedTemplates(ShardedConnection.of(connection), false);
 	}
 
@@ -125,8 +125,8 @@ public final class ShardedTemplates implements AutoCloseable {
 	 * @throws ShardLayoutMismatchException when the stored layout differs from the configured one
 	 */
 	public <V> ShardedTemplate<V> template(ShardedNamespace namespace, RedisSerializer<V> serializer) {
-		Objects.requireNonNull(namespace, "namespace must not be null");
-		Objects.requireNonNull(serializer, "serializer must not be null");
+		Assert.notNull(namespace, "namespace must not be null");
+		Assert.notNull(serializer, "serializer must not be null");
 		ServerLimits limits = limits(namespace);
 		int target = Math.max(1, (int) Math.floor(limits.maxEntries() * namespace.fillFactor()));
 		Integer explicitSize = namespace.bucketSize();

@@ -9,6 +9,8 @@ import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 
+import org.springframework.util.Assert;
+
 /**
  * The raw bytes of one Redis value, read into a pooled buffer that the caller holds until it
  * {@link #close() closes} the lease, for callers that parse or forward bytes without building a
@@ -50,9 +52,7 @@ public final class ValueLease implements AutoCloseable {
 	 * @param content the bytes, never {@code null}
 	 */
 	public static ValueLease of(ByteBuf content) {
-		if (content == null) {
-			throw new IllegalArgumentException("content must not be null");
-		}
+		Assert.notNull(content, "content must not be null");
 		return new ValueLease(content);
 	}
 

@@ -26,6 +26,7 @@ import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * The operations of a {@link ValueTemplate}, each returning a {@code CompletableFuture}: sent at
@@ -191,9 +192,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	/** Sets every key of {@code entries} to its value ({@code MSET}; on a cluster, one per slot). */
 	public CompletableFuture<Void> mset(Map<String, ? extends V> entries) {
-		if (entries == null) {
-			throw new IllegalArgumentException("entries must not be null");
-		}
+		Assert.notNull(entries, "entries must not be null");
 		List<String> keys = requireKeys(entries.keySet());
 		if (keys.isEmpty()) {
 			return CompletableFuture.completedFuture(null);
@@ -287,9 +286,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** Sets {@code field} of the hash at {@code key}; whether the field is new. */
 	public CompletableFuture<Boolean> hset(String key, String field, V value) {
 		requireField(field);
-		if (value == null) {
-			throw new IllegalArgumentException("value must not be null");
-		}
+		Assert.notNull(value, "value must not be null");
 		return hset(key, Map.of(field, value)).thenApply((added) -> added > 0);
 	}
 
@@ -433,21 +430,15 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	}
 
 	static void requireKey(String key) {
-		if (key == null) {
-			throw new IllegalArgumentException("key must not be null");
-		}
+		Assert.notNull(key, "key must not be null");
 	}
 
 	private static void requireField(String field) {
-		if (field == null) {
-			throw new IllegalArgumentException("field must not be null");
-		}
+		Assert.notNull(field, "field must not be null");
 	}
 
 	private static List<String> requireKeys(Collection<String> keys) {
-		if (keys == null) {
-			throw new IllegalArgumentException("keys must not be null");
-		}
+		Assert.notNull(keys, "keys must not be null");
 		List<String> ordered = new ArrayList<>(keys);
 		if (ordered.contains(null)) {
 			throw new IllegalArgumentException("keys must not contain null");

@@ -25,6 +25,7 @@ import io.netty.buffer.PooledByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.Assert;
 
 /**
  * A typed Redis template on Lettuce with no intermediate {@code byte[]}: {@code String} keys,
@@ -83,9 +84,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * @param format the value format, never {@code null}
 	 */
 	public static <V> ValueTemplate<V> create(LettuceConnectionFactory factory, ValueFormat<V> format) {
-		if (factory == null) {
-			throw new IllegalArgumentException("factory must not be null");
-		}
+		Assert.notNull(factory, "factory must not be null");
 		requireFormat(format);
 		AbstractRedisClient client = factory.getRequiredNativeClient();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
@@ -120,12 +119,8 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * @param format the value format, never {@code null}
 	 */
 	public static <V> ValueTemplate<V> create(RedisClient client, RedisURI uri, ValueFormat<V> format) {
-		if (client == null) {
-			throw new IllegalArgumentException("client must not be null");
-		}
-		if (uri == null) {
-			throw new IllegalArgumentException("uri must not be null");
-		}
+		Assert.notNull(client, "client must not be null");
+		Assert.notNull(uri, "uri must not be null");
 		requireFormat(format);
 		TemplateConnections.Connector connector = (database) -> client
 			.connectAsync(EncodedValueCodec.INSTANCE, RedisURI.builder(uri).withDatabase(database).build())
@@ -145,9 +140,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	}
 
 	private static <V> ValueTemplate<V> create(RedisClusterClient client, ValueFormat<V> format, Duration timeout) {
-		if (client == null) {
-			throw new IllegalArgumentException("client must not be null");
-		}
+		Assert.notNull(client, "client must not be null");
 		requireFormat(format);
 		// connect() loads the cluster's partitions first when the client has none yet; connectAsync does not
 		TemplateConnections.Connector connector = (database) -> CompletableFuture
@@ -179,9 +172,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** A view of this template that takes its buffers from {@code allocator}. */
 	public ValueTemplate<V> withAllocator(ByteBufAllocator allocator) {
-		if (allocator == null) {
-			throw new IllegalArgumentException("allocator must not be null");
-		}
+		Assert.notNull(allocator, "allocator must not be null");
 		return view(this.async.database(), this.async.format, allocator, chunkSize(), this.callerDecoding);
 	}
 
@@ -248,9 +239,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
 	public void set(String key, V value, Duration ttl) {
-		if (ttl == null) {
-			throw new IllegalArgumentException("ttl must not be null");
-		}
+		Assert.notNull(ttl, "ttl must not be null");
 		await(this.async.setAcknowledged(key, value, ttl));
 	}
 
@@ -315,9 +304,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
 	public @Nullable V hget(String key, String field) {
 		if (this.callerDecoding) {
-			if (field == null) {
-				throw new IllegalArgumentException("field must not be null");
-			}
+			Assert.notNull(field, "field must not be null");
 			return decodeHere(await(this.async.lease(CommandType.HGET, key, field)), key + " field " + field);
 		}
 		return await(this.async.hget(key, field));
@@ -355,9 +342,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 */
 	public void upload(String key, InputStream in, long length) throws IOException {
 		ValueOperations.requireKey(key);
-		if (in == null) {
-			throw new IllegalArgumentException("in must not be null");
-		}
+		Assert.notNull(in, "in must not be null");
 		if (length < 0) {
 			throw new IllegalArgumentException("length must not be negative, was " + length);
 		}
@@ -372,9 +357,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 */
 	public long download(String key, OutputStream out) throws IOException {
 		ValueOperations.requireKey(key);
-		if (out == null) {
-			throw new IllegalArgumentException("out must not be null");
-		}
+		Assert.notNull(out, "out must not be null");
 		return this.largeValues.download(key, out);
 	}
 
@@ -419,9 +402,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	}
 
 	private static void requireFormat(ValueFormat<?> format) {
-		if (format == null) {
-			throw new IllegalArgumentException("format must not be null");
-		}
+		Assert.notNull(format, "format must not be null");
 	}
 
 }

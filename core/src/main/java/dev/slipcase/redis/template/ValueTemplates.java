@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.util.Assert;
 
 /**
  * Makes typed {@link ValueTemplate}s that all share one set of connections, each type in the
@@ -61,17 +62,13 @@ public final class ValueTemplates implements AutoCloseable {
 	/** The template for values of {@code type}, in the format the router chooses for it. */
 	@SuppressWarnings("unchecked")
 	public <T> ValueTemplate<T> forType(Class<T> type) {
-		if (type == null) {
-			throw new IllegalArgumentException("type must not be null");
-		}
+		Assert.notNull(type, "type must not be null");
 		return (ValueTemplate<T>) this.byType.computeIfAbsent(type, (key) -> withFormat(this.router.format(type)));
 	}
 
 	/** The template for values of the generic {@code type}, such as {@code List<Order>}. */
 	public <T> ValueTemplate<T> forType(TypeReference<T> type) {
-		if (type == null) {
-			throw new IllegalArgumentException("type must not be null");
-		}
+		Assert.notNull(type, "type must not be null");
 		return withFormat(this.router.format(type));
 	}
 
@@ -80,9 +77,7 @@ public final class ValueTemplates implements AutoCloseable {
 	 * {@link FormatRouter#format(TypeAllowlist)}.
 	 */
 	public ValueTemplate<Object> forTypes(TypeAllowlist allowlist) {
-		if (allowlist == null) {
-			throw new IllegalArgumentException("allowlist must not be null");
-		}
+		Assert.notNull(allowlist, "allowlist must not be null");
 		return withFormat(this.router.format(allowlist));
 	}
 
@@ -135,26 +130,20 @@ public final class ValueTemplates implements AutoCloseable {
 		private boolean callerThreadDecoding;
 
 		private Builder(LettuceConnectionFactory factory) {
-			if (factory == null) {
-				throw new IllegalArgumentException("factory must not be null");
-			}
+			Assert.notNull(factory, "factory must not be null");
 			this.factory = factory;
 		}
 
 		/** The router that chooses each type's format; a default router (JSON unless annotated) if unset. */
 		public Builder formatRouter(FormatRouter router) {
-			if (router == null) {
-				throw new IllegalArgumentException("router must not be null");
-			}
+			Assert.notNull(router, "router must not be null");
 			this.router = router;
 			return this;
 		}
 
 		/** The allocator values are encoded into; Netty's pooled default if unset. */
 		public Builder allocator(ByteBufAllocator allocator) {
-			if (allocator == null) {
-				throw new IllegalArgumentException("allocator must not be null");
-			}
+			Assert.notNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
 			return this;
 		}

@@ -17,6 +17,8 @@ import io.netty.buffer.ByteBufAllocatorMetric;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.Assert;
+
 /**
  * A {@link SlipcaseObserver} that records what Slipcase does as Micrometer meters, registered with
  * {@link SlipcaseObservers} from {@link #bind} until {@link #close()}:
@@ -104,12 +106,8 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	 * @return the observer, to {@link #close()} on shutdown
 	 */
 	public static SlipcaseMeters bind(MeterRegistry registry, Map<String, ByteBufAllocator> allocators) {
-		if (registry == null) {
-			throw new IllegalArgumentException("registry must not be null");
-		}
-		if (allocators == null) {
-			throw new IllegalArgumentException("allocators must not be null");
-		}
+		Assert.notNull(registry, "registry must not be null");
+		Assert.notNull(allocators, "allocators must not be null");
 		SlipcaseMeters meters = new SlipcaseMeters(registry);
 		meters.bindGauges(allocators);
 		meters.registration = SlipcaseObservers.register(meters);

@@ -2,7 +2,8 @@ package dev.slipcase.redis.serializer.compression;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Objects;
+
+import org.springframework.util.Assert;
 
 /**
  * The built-in compressors, by id and by name, each at its default settings: the lookup a format
@@ -33,7 +34,7 @@ public final class Compressors {
 	 * @throws IllegalStateException when its library is not on the classpath
 	 */
 	public static Compressor byName(String name) {
-		Objects.requireNonNull(name, "name must not be null");
+		Assert.notNull(name, "name must not be null");
 		return switch (name.trim().toLowerCase(Locale.ROOT)) {
 			case Lz4Compressor.NAME -> lz4();
 			case ZstdCompressor.NAME -> zstd();
@@ -61,7 +62,7 @@ public final class Compressors {
 
 	/** Whether the library the compressor named {@code name} needs is on the classpath. */
 	public static boolean isAvailable(String name) {
-		Objects.requireNonNull(name, "name must not be null");
+		Assert.notNull(name, "name must not be null");
 		return switch (name.trim().toLowerCase(Locale.ROOT)) {
 			case Lz4Compressor.NAME -> isPresent("net.jpountz.lz4.LZ4Factory");
 			case ZstdCompressor.NAME -> isPresent("com.github.luben.zstd.Zstd");

@@ -6,7 +6,6 @@ import java.io.InputStream;
 import java.io.SequenceInputStream;
 import java.lang.ref.Cleaner;
 import java.lang.ref.Reference;
-import java.util.Objects;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
@@ -19,6 +18,7 @@ import io.netty.buffer.ByteBufInputStream;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.Assert;
 
 /**
  * Zstandard compression through zstd-jni, id {@value #ID}: a good ratio at a speed close to LZ4's,
@@ -126,7 +126,7 @@ public final class ZstdCompressor extends LevelledCompressor {
 	 * written with it (in addition to {@link #dictionaries()}).
 	 */
 	public ZstdCompressor withDictionary(ZstdDictionary dictionary) {
-		Objects.requireNonNull(dictionary, "dictionary must not be null");
+		Assert.notNull(dictionary, "dictionary must not be null");
 		return new ZstdCompressor(level(), dictionary, this.dictionaries);
 	}
 
@@ -135,7 +135,7 @@ public final class ZstdCompressor extends LevelledCompressor {
 	 * (and with the dictionary it writes with, if any).
 	 */
 	public ZstdCompressor withDictionaries(ZstdDictionaries dictionaries) {
-		Objects.requireNonNull(dictionaries, "dictionaries must not be null");
+		Assert.notNull(dictionaries, "dictionaries must not be null");
 		return new ZstdCompressor(level(), this.dictionary, dictionaries);
 	}
 

@@ -4,11 +4,12 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The Zstandard dictionaries loaded for reading, by {@linkplain ZstdDictionary#id() id}. A Zstd
@@ -38,7 +39,7 @@ public final class ZstdDictionaries {
 	 * @throws IllegalArgumentException when two different dictionaries have the same id
 	 */
 	public static ZstdDictionaries of(ZstdDictionary... dictionaries) {
-		Objects.requireNonNull(dictionaries, "dictionaries must not be null");
+		Assert.notNull(dictionaries, "dictionaries must not be null");
 		return of(Arrays.asList(dictionaries));
 	}
 
@@ -47,7 +48,7 @@ public final class ZstdDictionaries {
 	 * @throws IllegalArgumentException when two different dictionaries have the same id
 	 */
 	public static ZstdDictionaries of(Collection<ZstdDictionary> dictionaries) {
-		Objects.requireNonNull(dictionaries, "dictionaries must not be null");
+		Assert.notNull(dictionaries, "dictionaries must not be null");
 		ZstdDictionaries result = NONE;
 		for (ZstdDictionary dictionary : dictionaries) {
 			result = result.with(dictionary);
@@ -61,7 +62,7 @@ public final class ZstdDictionaries {
 	 * this set (the same dictionary again is fine)
 	 */
 	public ZstdDictionaries with(ZstdDictionary dictionary) {
-		Objects.requireNonNull(dictionary, "dictionary must not be null");
+		Assert.notNull(dictionary, "dictionary must not be null");
 		ZstdDictionary existing = this.byId.get(dictionary.id());
 		if (existing != null) {
 			if (existing.equals(dictionary)) {

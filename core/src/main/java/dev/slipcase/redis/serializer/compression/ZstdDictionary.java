@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -18,6 +17,8 @@ import com.github.luben.zstd.ZstdDictCompress;
 import com.github.luben.zstd.ZstdDictDecompress;
 import com.github.luben.zstd.ZstdException;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * A Zstandard dictionary: a few kilobytes of content and statistics common to many small values,
@@ -81,7 +82,7 @@ public final class ZstdDictionary {
 	 * @throws IllegalArgumentException when the bytes are not such a dictionary
 	 */
 	public static ZstdDictionary of(byte[] bytes) {
-		Objects.requireNonNull(bytes, "bytes must not be null");
+		Assert.notNull(bytes, "bytes must not be null");
 		return new ZstdDictionary(bytes.clone(), "the given bytes");
 	}
 
@@ -99,8 +100,8 @@ public final class ZstdDictionary {
 	 * @throws IllegalArgumentException when there is no such resource or it is not a dictionary
 	 */
 	public static ZstdDictionary fromClasspath(String resource, ClassLoader classLoader) {
-		Objects.requireNonNull(resource, "resource must not be null");
-		Objects.requireNonNull(classLoader, "classLoader must not be null");
+		Assert.notNull(resource, "resource must not be null");
+		Assert.notNull(classLoader, "classLoader must not be null");
 		String name = resource.startsWith("/") ? resource.substring(1) : resource;
 		try (InputStream stream = classLoader.getResourceAsStream(name)) {
 			if (stream == null) {
@@ -120,7 +121,7 @@ public final class ZstdDictionary {
 	 * @throws UncheckedIOException when the file cannot be read
 	 */
 	public static ZstdDictionary fromFile(Path file) {
-		Objects.requireNonNull(file, "file must not be null");
+		Assert.notNull(file, "file must not be null");
 		try (InputStream stream = Files.newInputStream(file)) {
 			return new ZstdDictionary(readAtMost(stream, "file " + file), "file " + file);
 		}
@@ -168,7 +169,7 @@ public final class ZstdDictionary {
 	}
 
 	private static byte[] trainBytes(Collection<byte[]> samples, int maxSize) {
-		Objects.requireNonNull(samples, "samples must not be null");
+		Assert.notNull(samples, "samples must not be null");
 		if (samples.isEmpty()) {
 			throw new IllegalArgumentException("samples must not be empty");
 		}
@@ -210,7 +211,7 @@ public final class ZstdDictionary {
 	 * classpath for {@link #fromClasspath}.
 	 */
 	public void writeTo(Path file) throws IOException {
-		Objects.requireNonNull(file, "file must not be null");
+		Assert.notNull(file, "file must not be null");
 		Files.write(file, this.bytes);
 	}
 

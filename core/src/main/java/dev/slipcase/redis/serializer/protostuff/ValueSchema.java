@@ -4,6 +4,8 @@ import java.lang.reflect.Type;
 
 import io.protostuff.Schema;
 
+import org.springframework.util.Assert;
+
 /**
  * The protostuff schema of a Java type, records included: records, concrete classes (through
  * protostuff's {@code RuntimeSchema}), and collections, maps and scalars (wrapped as field 1 of a
@@ -32,9 +34,7 @@ public final class ValueSchema<T> {
 	 * saying which and why
 	 */
 	public static <T> ValueSchema<T> of(Type type) {
-		if (type == null) {
-			throw new IllegalArgumentException("type must not be null");
-		}
+		Assert.notNull(type, "type must not be null");
 		return new ValueSchema<>(Schemas.root(type), type);
 	}
 
