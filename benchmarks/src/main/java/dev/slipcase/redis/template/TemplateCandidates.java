@@ -4,6 +4,7 @@ import java.util.List;
 
 import dev.slipcase.redis.benchmark.Payload;
 import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -19,13 +20,14 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * The ways a user could SET and GET a value, by the name used in {@code @Param}: Slipcase's
- * {@link ValueTemplate}, Spring Data's {@code RedisTemplate} as configured in practice, and raw
+ * {@link ValueTemplate}, Spring Data's {@code RedisTemplate} as configured in practice (and with
+ * Slipcase's typed JSON serializer, for a user who only swaps the serializer), and raw
  * Lettuce with Jackson. Each talks to the same local Redis over one shared connection.
  */
 final class TemplateCandidates {
 
-	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-caller-decode", "spring-generic-json",
-			"spring-jdk", "lettuce-bytes-jackson");
+	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-caller-decode", "spring-slipcase-json",
+			"spring-generic-json", "spring-jdk", "lettuce-bytes-jackson");
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -48,6 +50,8 @@ final class TemplateCandidates {
 					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)));
 			case "slipcase-json-caller-decode" -> new SlipcaseCandidate(
 					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)).withCallerThreadDecoding());
+			case "spring-slipcase-json" -> new SpringCandidate(redis.connectionFactory(0),
+					SlipcaseSerializers.json(payload.type()));
 			case "spring-generic-json" -> new SpringCandidate(redis.connectionFactory(0), RedisSerializer.json());
 			case "spring-jdk" -> new SpringCandidate(redis.connectionFactory(0), new JdkSerializationRedisSerializer());
 			case "lettuce-bytes-jackson" -> new LettuceJacksonCandidate(
