@@ -13,6 +13,7 @@ import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
 import dev.slipcase.redis.serializer.StoredSizeReport;
 import dev.slipcase.redis.sharded.ShardedMemoryReport;
+import dev.slipcase.redis.template.ServerCeilingReport;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -94,7 +95,8 @@ public final class BenchmarkSuite {
 			.section("Redis memory per key: plain SET vs sharded",
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
 							+ ShardedMemoryReport.markdown(memory))
-			.section("Stored size per serializer", StoredSizeReport.markdown());
+			.section("Stored size per serializer", StoredSizeReport.markdown())
+			.section("Server ceiling", ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys())));
 		return report.writeTo(this.output);
 	}
 

@@ -37,7 +37,7 @@ class BenchmarkSuiteSmokeTests {
 		}
 		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
 		assertThat(markdown).contains("## Redis memory per key: plain SET vs sharded", "plain SET B/key",
-				"## Stored size per serializer");
+				"## Stored size per serializer", "## Server ceiling", "| 1 KB | 8 |", "| 70 KB | 1 |");
 		assertThat(output.resolve(BenchmarkReport.CHARTS_FOLDER).resolve(BenchmarkSuite.MEMORY_CHART)).isRegularFile();
 
 		List<Path> charts;

@@ -1,0 +1,108 @@
+package dev.slipcase.redis.template;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+
+/**
+ * The server's own ceiling on this machine: {@code redis-benchmark} (from the {@code PATH}) against
+ * a fresh local server, SET and GET of 1 KB and 70 KB values from 1 and 8 clients, so that the
+ * template benchmarks' SET+GET pairs per second can be read against what Redis itself serves here.
+ * A SET+GET pair takes one SET and one GET: pairs per second are {@code 1 / (1/SET + 1/GET)}.
+ */
+public final class ServerCeilingReport {
+
+	private ServerCeilingReport() {
+	}
+
+	/**
+	 * Measures each case with {@code requests} requests (a fifth of them for 70 KB values).
+	 * @throws IllegalStateException when {@code redis-benchmark} cannot be run
+	 */
+	public static List<Row> measure(int requests) {
+		List<Row> rows = new ArrayList<>();
+		try (RedisServer server = RedisServers.start()) {
+			for (int size : new int[] { 1024, 70_000 }) {
+				for (int clients : new int[] { 1, 8 }) {
+					rows.add(run(server, size, clients, (size > 1024) ? Math.max(1, requests / 5) : requests));
+				}
+			}
+		}
+		return rows;
+	}
+
+	private static Row run(RedisServer server, int size, int clients, int requests) {
+		List<String> command = List.of("redis-benchmark", "-h", server.endpoint().host(), "-p",
+				Integer.toString(server.endpoint().port()), "-t", "set,get", "-d", Integer.toString(size), "-c",
+				Integer.toString(clients), "-n", Integer.toString(requests), "--csv");
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+			String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+			if (!process.waitFor(5, TimeUnit.MINUTES) || process.exitValue() != 0) {
+				throw new IllegalStateException(String.join(" ", command) + " failed: " + output);
+			}
+			return new Row(size, clients, rate(output, "SET"), rate(output, "GET"), String.join(" ", command));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not run redis-benchmark (apt-get install redis-tools)", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while running redis-benchmark", ex);
+		}
+	}
+
+	private static double rate(String csv, String test) {
+		for (String line : csv.split("\n")) {
+			if (line.startsWith("\"" + test + "\"")) {
+				return Double.parseDouble(line.split(",")[1].replace("\"", ""));
+			}
+		}
+		throw new IllegalStateException("redis-benchmark printed no " + test + " rate: " + csv);
+	}
+
+	/** The report's Markdown table. */
+	public static String markdown(List<Row> rows) {
+		StringBuilder table = new StringBuilder("""
+				`redis-benchmark` against a fresh local server, the same machine as the benchmarks above; \
+				a SET+GET pair is what `TemplateBenchmark.setThenGet` does once.
+
+				| value | clients | SET/s | GET/s | SET+GET pairs/s |
+				| --- | ---: | ---: | ---: | ---: |
+				""");
+		for (Row row : rows) {
+			table.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %,.0f |%n",
+					(row.valueBytes() >= 1024 * 10) ? (row.valueBytes() / 1000) + " KB" : (row.valueBytes() / 1024) + " KB",
+					row.clients(), row.setPerSecond(), row.getPerSecond(), row.pairsPerSecond()));
+		}
+		if (!rows.isEmpty()) {
+			table.append("\nCommand of the last case: `").append(rows.get(rows.size() - 1).command()).append("`\n");
+		}
+		return table.toString();
+	}
+
+	/**
+	 * One case.
+	 * @param valueBytes the value size
+	 * @param clients the parallel connections
+	 * @param setPerSecond SETs per second
+	 * @param getPerSecond GETs per second
+	 * @param command the command line
+	 */
+	public record Row(int valueBytes, int clients, double setPerSecond, double getPerSecond, String command) {
+
+		/** SET+GET pairs per second: one SET and one GET each. */
+		public double pairsPerSecond() {
+			return 1 / (1 / this.setPerSecond + 1 / this.getPerSecond);
+		}
+
+	}
+
+}
