@@ -1,7 +1,6 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
 import java.lang.reflect.Method;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -14,7 +13,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
-import org.jspecify.annotations.Nullable;
+import dev.slipcase.redis.serializer.ResolvedType;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;
@@ -183,44 +182,6 @@ public final class CachedMethods {
 			return beanClass().getSimpleName() + "." + method().getName() + Arrays.stream(method().getParameterTypes())
 				.map(Class::getSimpleName)
 				.collect(Collectors.joining(", ", "(", ")"));
-		}
-
-	}
-
-	/** A generic type with resolved arguments. */
-	private record ResolvedType(Class<?> raw, Type[] arguments) implements ParameterizedType {
-
-		@Override
-		public Type[] getActualTypeArguments() {
-			return this.arguments.clone();
-		}
-
-		@Override
-		public Type getRawType() {
-			return this.raw;
-		}
-
-		@Override
-		public @Nullable Type getOwnerType() {
-			return null;
-		}
-
-		@Override
-		public boolean equals(Object other) {
-			return other instanceof ParameterizedType that && this.raw.equals(that.getRawType())
-					&& that.getOwnerType() == null && Arrays.equals(this.arguments, that.getActualTypeArguments());
-		}
-
-		@Override
-		public int hashCode() {
-			return this.raw.hashCode() ^ Arrays.hashCode(this.arguments);
-		}
-
-		@Override
-		public String toString() {
-			return this.raw.getName() + Arrays.stream(this.arguments)
-				.map(Type::getTypeName)
-				.collect(Collectors.joining(", ", "<", ">"));
 		}
 
 	}

@@ -1,7 +1,6 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -9,7 +8,6 @@ import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
 import dev.slipcase.redis.autoconfigure.SlipcaseSerializerFamilyCustomizer;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
 import dev.slipcase.redis.autoconfigure.fixtures.Page;
-import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import org.jspecify.annotations.Nullable;

@@ -25,9 +25,9 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
+import dev.slipcase.redis.serializer.ResolvedType;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the schema of a Java type, resolving generics, once per type. Synchronized: schemas are
@@ -195,7 +195,7 @@ final class Schemas {
 			for (int i = 0; i < arguments.length; i++) {
 				arguments[i] = resolve(arguments[i], bindings, root);
 			}
-			return new Parameterized((Class<?>) parameterized.getRawType(), arguments);
+			return new ResolvedType((Class<?>) parameterized.getRawType(), arguments);
 		}
 		return type;
 	}
@@ -215,31 +215,6 @@ final class Schemas {
 
 	private static IllegalArgumentException unsupported(Type root, String what) {
 		return new IllegalArgumentException("protostuff cannot handle " + root.getTypeName() + ": " + what);
-	}
-
-	/** A parameterized type with resolved arguments. */
-	private record Parameterized(Class<?> raw, Type[] arguments) implements ParameterizedType {
-
-		@Override
-		public Type[] getActualTypeArguments() {
-			return this.arguments.clone();
-		}
-
-		@Override
-		public Type getRawType() {
-			return this.raw;
-		}
-
-		@Override
-		public @Nullable Type getOwnerType() {
-			return null;
-		}
-
-		@Override
-		public String getTypeName() {
-			return this.raw.getName() + java.util.Arrays.stream(this.arguments).map(Type::getTypeName).toList();
-		}
-
 	}
 
 }
