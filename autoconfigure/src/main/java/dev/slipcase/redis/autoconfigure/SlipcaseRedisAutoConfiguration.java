@@ -35,7 +35,7 @@ import org.springframework.data.redis.core.RedisTemplate;
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisOperations.class)
 @EnableConfigurationProperties(SlipcaseRedisProperties.class)
-@Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class })
+@Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class, SlipcaseSessionConfiguration.class })
 public final class SlipcaseRedisAutoConfiguration {
 
 	@Bean

@@ -49,6 +49,8 @@ public class SlipcaseRedisProperties {
 
 	private final Cache cache = new Cache();
 
+	private final Session session = new Session();
+
 	public FormatKind getFormat() {
 		return this.format;
 	}
@@ -83,6 +85,10 @@ public class SlipcaseRedisProperties {
 
 	public Cache getCache() {
 		return this.cache;
+	}
+
+	public Session getSession() {
+		return this.session;
 	}
 
 	/** Scratch buffers the serializers encode and decompress through. */
@@ -337,6 +343,52 @@ public class SlipcaseRedisProperties {
 		}
 
 		public void setCompression(@Nullable String compression) {
+			this.compression = compression;
+		}
+
+	}
+
+	/** Spring Session's values in Redis. */
+	public static class Session {
+
+		/**
+		 * Whether Spring Session stores session values with Slipcase's serializers (when
+		 * spring-session-data-redis is present).
+		 */
+		private boolean enabled = true;
+
+		/**
+		 * Format session values are written in: JSON with type information, readable in
+		 * redis-cli, or a binary format for the allowed types.
+		 */
+		private FormatKind format = FormatKind.JSON;
+
+		/**
+		 * Compressor session values are written with: none, lz4, zstd or gzip.
+		 */
+		private String compression = "none";
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public FormatKind getFormat() {
+			return this.format;
+		}
+
+		public void setFormat(FormatKind format) {
+			this.format = format;
+		}
+
+		public String getCompression() {
+			return this.compression;
+		}
+
+		public void setCompression(String compression) {
 			this.compression = compression;
 		}
 

@@ -1,0 +1,82 @@
+package dev.slipcase.redis.autoconfigure;
+
+import dev.slipcase.redis.autoconfigure.session.SessionFormats;
+import dev.slipcase.redis.autoconfigure.session.SessionValueSerializer;
+import dev.slipcase.redis.serializer.FormatKind;
+import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.compression.Compressor;
+
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.session.config.SessionRepositoryCustomizer;
+import org.springframework.session.data.redis.RedisIndexedSessionRepository;
+import org.springframework.session.data.redis.RedisSessionMapper;
+import org.springframework.session.data.redis.RedisSessionRepository;
+
+import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
+
+/**
+ * Spring Session's values through Slipcase, when spring-session-data-redis is present: the
+ * {@code springSessionDefaultRedisSerializer} Spring Session looks up by name (JSON with type
+ * information by default, Spring Security's types through its Jackson modules, or a format and
+ * compression of {@code slipcase.redis.session.*}), and repository customizers that treat a
+ * session with an unreadable value as absent. Imported by {@link SlipcaseRedisAutoConfiguration}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = SlipcaseSessionConfiguration.REDIS_SESSION_REPOSITORY)
+@ConditionalOnBooleanProperty(name = "slipcase.redis.session.enabled", matchIfMissing = true)
+final class SlipcaseSessionConfiguration {
+
+	static final String REDIS_SESSION_REPOSITORY = "org.springframework.session.data.redis.RedisSessionRepository";
+
+	@Bean
+	@ConditionalOnMissingBean(name = "springSessionDefaultRedisSerializer")
+	SessionValueSerializer springSessionDefaultRedisSerializer(SlipcaseRedisProperties properties,
+			SlipcaseSerializerFamily family, BeanFactory beanFactory) {
+		SlipcaseRedisProperties.Session session = properties.getSession();
+		String compression = compressionOrNull(session.getCompression());
+		Settings.requireProtostuff(session.getFormat(), "slipcase.redis.session.format", Settings.classLoader(beanFactory));
+		if (session.getFormat() != FormatKind.JSON) {
+			return new SessionValueSerializer(family.valueSerializer(session.getFormat(),
+					(compression != null) ? compression : "none"));
+		}
+		SelfDescribingFormat.Builder<Object> format = SelfDescribingFormat
+			.builder(SessionFormats.json(family, Settings.classLoader(beanFactory)))
+			.compressors(family.compressors())
+			.allocator(family.allocator());
+		if (compression != null) {
+			Compressor compressor = family.compressors().byName(compression);
+			if (compressor == null) {
+				throw new SlipcaseConfigurationException("slipcase.redis.session.compression",
+						"No compressor named '" + compression + "'; available: " + family.compressors().names(),
+						"Set slipcase.redis.session.compression to none or to one of " + family.compressors().names()
+								+ ".",
+						null);
+			}
+			format.compression(compressor, Settings.toInt(properties.getCompression().getMinSize().toBytes(),
+					"slipcase.redis.compression.min-size"));
+		}
+		RedisSerializer<Object> values = SlipcaseRedisSerializer.of(format.build(), Object.class, family.allocator());
+		return new SessionValueSerializer(values);
+	}
+
+	@Bean
+	SessionRepositoryCustomizer<RedisSessionRepository> slipcaseRedisSessionRepositoryCustomizer() {
+		return (repository) -> repository
+			.setRedisSessionMapper(SessionValueSerializer.sessionMapper(new RedisSessionMapper()));
+	}
+
+	@Bean
+	SessionRepositoryCustomizer<RedisIndexedSessionRepository> slipcaseRedisIndexedSessionRepositoryCustomizer() {
+		return (repository) -> repository
+			.setRedisSessionMapper(SessionValueSerializer.sessionMapper(new RedisSessionMapper()));
+	}
+
+}

@@ -1,0 +1,102 @@
+package dev.slipcase.redis.autoconfigure.session;
+
+import java.nio.charset.StandardCharsets;
+
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
+import org.springframework.security.core.authority.AuthorityUtils;
+import org.springframework.security.core.context.SecurityContextImpl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** When Slipcase serializes Spring Session's values, and how. */
+class SlipcaseSessionConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class));
+
+	@Test
+	void springSessionsSerializerIsSlipcasesAndRoundTripsASecurityContext() {
+		this.runner.run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			SecurityContextImpl security = new SecurityContextImpl(UsernamePasswordAuthenticationToken
+				.authenticated("ada", null, AuthorityUtils.createAuthorityList("ROLE_USER")));
+			byte[] bytes = serializer.serialize(security);
+			assertThat(new String(bytes, StandardCharsets.UTF_8)).startsWith("{\"@class\":");
+			assertThat(serializer.deserialize(bytes)).isEqualTo(security);
+			assertThat(serializer.deserialize(serializer.serialize(1_700_000_000_000L))).isEqualTo(1_700_000_000_000L);
+		});
+	}
+
+	@Test
+	void aClassTheAllowlistDoesNotNameIsUnreadableNotLoaded() {
+		this.runner.run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			byte[] gadget = "{\"@class\":\"org.springframework.context.support.ClassPathXmlApplicationContext\",\"configLocation\":\"http://127.0.0.1/x.xml\"}"
+				.getBytes(StandardCharsets.UTF_8);
+			assertThat(serializer.deserialize(gadget)).isSameAs(SessionValueSerializer.UNREADABLE);
+		});
+	}
+
+	@Test
+	void compressionAndFormatComeFromTheProperties() {
+		this.runner.withPropertyValues("slipcase.redis.session.compression=gzip", "slipcase.redis.compression.min-size=0")
+			.run((context) -> {
+				RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+						SessionValueSerializer.class);
+				byte[] bytes = serializer.serialize("x".repeat(500));
+				assertThat(bytes.length).isLessThan(100);
+				assertThat(serializer.deserialize(bytes)).isEqualTo("x".repeat(500));
+			});
+	}
+
+	@Test
+	void anUnknownCompressorFailsNamingTheProperty() {
+		this.runner.withPropertyValues("slipcase.redis.session.compression=brotli")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(SlipcaseConfigurationException.class)
+				.hasMessageContaining("slipcase.redis.session.compression"));
+	}
+
+	@Test
+	void backsOffFromTheApplicationsOwnSerializer() {
+		this.runner.withBean("springSessionDefaultRedisSerializer", RedisSerializer.class, RedisSerializer::java)
+			.run((context) -> assertThat(context.getBean("springSessionDefaultRedisSerializer"))
+				.isNotInstanceOf(SessionValueSerializer.class));
+	}
+
+	@Test
+	void offWhenDisabled() {
+		this.runner.withPropertyValues("slipcase.redis.session.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("springSessionDefaultRedisSerializer"));
+	}
+
+	@Test
+	void offWithoutSpringSession() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.session"))
+			.run((context) -> assertThat(context).doesNotHaveBean("springSessionDefaultRedisSerializer"));
+	}
+
+	@Test
+	void withoutSpringSecurityAppValuesStillRoundTrip() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.run((context) -> {
+				RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+						SessionValueSerializer.class);
+				java.util.List<String> cart = new java.util.ArrayList<>(java.util.List.of("book"));
+				assertThat(serializer.deserialize(serializer.serialize(cart))).isEqualTo(cart);
+			});
+	}
+
+}
