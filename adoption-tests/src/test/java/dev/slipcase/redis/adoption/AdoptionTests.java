@@ -164,6 +164,14 @@ class AdoptionTests {
 	}
 
 	@Test
+	void aCachedNullOfASyncCacheIsAHit() {
+		assertThat(this.shop.syncNothing(12)).isNull();
+		stored("sync::none:12", "");
+		assertThat(this.shop.syncNothing(12)).isNull();
+		assertThat(this.shop.calls("syncNothing")).isEqualTo(1);
+	}
+
+	@Test
 	void cachedStringsAndNumbersAreStoredAsBareText() {
 		assertThat(this.shop.name(9)).isEqualTo("order 9");
 		stored("names::9", "order");

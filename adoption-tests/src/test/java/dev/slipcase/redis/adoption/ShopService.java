@@ -65,6 +65,11 @@ public class ShopService {
 		return counted("syncOrder", Order.sample(id));
 	}
 
+	@Cacheable(cacheNames = "sync", key = "'none:' + #id", sync = true)
+	public Order syncNothing(long id) {
+		return counted("syncNothing", null);
+	}
+
 	@Cacheable("names")
 	public String name(long id) {
 		return counted("name", "order " + id);

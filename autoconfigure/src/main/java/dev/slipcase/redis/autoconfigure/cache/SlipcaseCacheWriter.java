@@ -1,6 +1,7 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -9,10 +10,12 @@ import java.util.function.Supplier;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.cache.support.NullValue;
 import org.springframework.data.redis.cache.CacheStatistics;
 import org.springframework.data.redis.cache.CacheStatisticsCollector;
 import org.springframework.data.redis.cache.RedisCacheWriter;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
 
 /**
@@ -28,6 +31,9 @@ import org.springframework.data.redis.serializer.SerializationException;
  * unchanged. Thread-safe.
  */
 final class SlipcaseCacheWriter implements RedisCacheWriter {
+
+	/** How {@code RedisCache} stores a cached {@code null}, which it reads without the value serializer. */
+	private static final byte[] NULL_VALUE = RedisSerializer.java().serialize(NullValue.INSTANCE);
 
 	private final RedisCacheWriter delegate;
 
@@ -82,6 +88,9 @@ final class SlipcaseCacheWriter implements RedisCacheWriter {
 			return fetched(key, this.delegate.get(name, key, loader, ttl, timeToIdleEnabled));
 		}
 		byte[] existing = timeToIdleEnabled ? this.delegate.get(name, key, ttl) : this.delegate.get(name, key);
+		if (existing != null && Arrays.equals(existing, NULL_VALUE)) {
+			return existing;
+		}
 		if (existing != null) {
 			Object value = serializer.read(key, existing);
 			if (value != CacheValueSerializer.UNUSABLE) {
@@ -127,7 +136,7 @@ final class SlipcaseCacheWriter implements RedisCacheWriter {
 		CacheKeyContext.forgetWritingKey();
 		byte[] existing = this.delegate.putIfAbsent(name, key, value, ttl);
 		CacheValueSerializer serializer = serializer(name);
-		if (existing != null && serializer != null) {
+		if (existing != null && serializer != null && !Arrays.equals(existing, NULL_VALUE)) {
 			Object decoded = serializer.read(key, existing);
 			if (decoded == CacheValueSerializer.UNUSABLE) {
 				this.delegate.put(name, key, value, ttl);
