@@ -29,8 +29,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LargeValueTransfer {
 
-	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
-
 	private static final Duration TEMPORARY_TTL = Duration.ofHours(1);
 
 	private static final String REPLACE = "redis.call('RENAME', KEYS[1], KEYS[2]) "
@@ -50,10 +48,6 @@ final class LargeValueTransfer {
 		this.operations = operations;
 		this.timeout = timeout;
 		this.chunkSize = chunkSize;
-	}
-
-	int chunkSize() {
-		return this.chunkSize;
 	}
 
 	void upload(String key, InputStream in, long length) throws IOException {

@@ -22,7 +22,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.protocol.CommandType;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -58,23 +57,17 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	private final TemplateConnections connections;
 
+	private final TemplateSettings<V> settings;
+
 	private final AsyncValueTemplate<V> async;
 
 	private final LargeValueTransfer largeValues;
 
-	private final boolean callerDecoding;
-
-	private ValueTemplate(TemplateConnections connections, int database, ValueFormat<V> format,
-			ByteBufAllocator allocator, int chunkSize) {
-		this(connections, new AsyncValueTemplate<>(connections, database, format, allocator), chunkSize, false);
-	}
-
-	private ValueTemplate(TemplateConnections connections, AsyncValueTemplate<V> async, int chunkSize,
-			boolean callerDecoding) {
+	private ValueTemplate(TemplateConnections connections, TemplateSettings<V> settings) {
 		this.connections = connections;
-		this.async = async;
-		this.largeValues = new LargeValueTransfer(async, connections.timeout(), chunkSize);
-		this.callerDecoding = callerDecoding;
+		this.settings = settings;
+		this.async = new AsyncValueTemplate<>(connections, settings.database(), settings.format(), settings.allocator());
+		this.largeValues = new LargeValueTransfer(this.async, connections.timeout(), settings.chunkSize());
 	}
 
 	/**
@@ -104,7 +97,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 			.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<String, EncodedValue> standalone)
 					? select(standalone, database, defaultDatabase) : CompletableFuture.completedFuture(connection));
 		return new ValueTemplate<>(new TemplateConnections(connector, cluster, defaultDatabase, timeout),
-				defaultDatabase, format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+				TemplateSettings.of(defaultDatabase, format));
 	}
 
 	private static StatefulConnection<String, EncodedValue> connect(AbstractRedisClient client) {
@@ -133,7 +126,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 			.toCompletableFuture()
 			.thenApply((connection) -> connection);
 		return new ValueTemplate<>(new TemplateConnections(connector, false, uri.getDatabase(), uri.getTimeout()),
-				uri.getDatabase(), format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+				TemplateSettings.of(uri.getDatabase(), format));
 	}
 
 	/**
@@ -153,8 +146,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		// connect() loads the cluster's partitions first when the client has none yet; connectAsync does not
 		TemplateConnections.Connector connector = (database) -> CompletableFuture
 			.supplyAsync(() -> client.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread);
-		return new ValueTemplate<>(new TemplateConnections(connector, true, 0, timeout), 0, format,
-				PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return new ValueTemplate<>(new TemplateConnections(connector, true, 0, timeout), TemplateSettings.of(0, format));
 	}
 
 	/**
@@ -169,15 +161,13 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (this.connections.isCluster() && database != 0) {
 			throw new IllegalArgumentException("A Redis Cluster has only database 0, not " + database);
 		}
-		return new ValueTemplate<>(this.connections, database, this.async.format, this.async.allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return new ValueTemplate<>(this.connections, this.settings.withDatabase(database));
 	}
 
 	/** A view of this template for values of another format, sharing its connections. */
 	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
 		requireFormat(format);
-		return new ValueTemplate<>(this.connections, this.async.database(), format, this.async.allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return new ValueTemplate<>(this.connections, this.settings.withFormat(format));
 	}
 
 	/** A view of this template that takes its buffers from {@code allocator}. */
@@ -185,8 +175,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (allocator == null) {
 			throw new IllegalArgumentException("allocator must not be null");
 		}
-		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, allocator,
-				LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return new ValueTemplate<>(this.connections, this.settings.withAllocator(allocator));
 	}
 
 	/**
@@ -197,13 +186,20 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * parsing; the default decodes in place on the event loop, with no copy at all.
 	 */
 	public ValueTemplate<V> withCallerThreadDecoding() {
-		return new ValueTemplate<>(this.connections, this.async, this.largeValues.chunkSize(), true);
+		return new ValueTemplate<>(this.connections, this.settings.withCallerThreadDecoding());
 	}
 
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
-		return new ValueTemplate<>(this.connections, this.async.database(), this.async.format, this.async.allocator,
-				chunkSize);
+		if (chunkSize < 1) {
+			throw new IllegalArgumentException("chunkSize must be at least 1, was " + chunkSize);
+		}
+		return new ValueTemplate<>(this.connections, this.settings.withChunkSize(chunkSize));
+	}
+
+	/** The settings of this view, for tests. */
+	TemplateSettings<V> settings() {
+		return this.settings;
 	}
 
 	/** The {@code CompletableFuture} form of this template. */
@@ -223,7 +219,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
-		if (this.callerDecoding) {
+		if (this.settings.callerThreadDecoding()) {
 			return decodeHere(await(this.async.lease(CommandType.GET, key, null)), key);
 		}
 		return await(this.async.get(key));
@@ -254,7 +250,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
-		if (this.callerDecoding) {
+		if (this.settings.callerThreadDecoding()) {
 			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null)), key);
 		}
 		return await(this.async.getAndDelete(key));
@@ -302,7 +298,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
 	public @Nullable V hget(String key, String field) {
-		if (this.callerDecoding) {
+		if (this.settings.callerThreadDecoding()) {
 			if (field == null) {
 				throw new IllegalArgumentException("field must not be null");
 			}
