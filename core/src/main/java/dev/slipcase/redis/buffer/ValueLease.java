@@ -68,8 +68,12 @@ public final class ValueLease implements AutoCloseable {
 		return this.content;
 	}
 
-	/** The number of bytes. */
+	/**
+	 * The number of bytes.
+	 * @throws IllegalStateException when the lease is closed
+	 */
 	public int size() {
+		checkOpen();
 		return this.content.readableBytes();
 	}
 
@@ -110,7 +114,7 @@ public final class ValueLease implements AutoCloseable {
 
 	@Override
 	public String toString() {
-		return "ValueLease[" + size() + " bytes" + ((this.closed != 0) ? ", closed" : "") + "]";
+		return (this.closed != 0) ? "ValueLease[closed]" : "ValueLease[" + this.content.readableBytes() + " bytes]";
 	}
 
 }
