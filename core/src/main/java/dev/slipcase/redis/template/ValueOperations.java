@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -12,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.serializer.ValueFormat;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
@@ -150,33 +149,16 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ordered.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		if (!this.cluster) {
+		KeyGroups slots = slots(ordered);
+		if (slots.count() == 1) {
 			return mgetOneSlot(ordered);
 		}
-		Map<Integer, List<Integer>> bySlot = indexesBySlot(ordered);
-		if (bySlot.size() == 1) {
-			return mgetOneSlot(ordered);
+		List<CompletableFuture<List<@Nullable V>>> parts = new ArrayList<>(slots.count());
+		for (int slot = 0; slot < slots.count(); slot++) {
+			parts.add(mgetOneSlot(slots.select(slot, ordered)));
 		}
-		List<CompletableFuture<List<@Nullable V>>> parts = new ArrayList<>(bySlot.size());
-		List<List<Integer>> positions = new ArrayList<>(bySlot.size());
-		bySlot.values().forEach((indexes) -> {
-			parts.add(mgetOneSlot(indexes.stream().map(ordered::get).toList()));
-			positions.add(indexes);
-		});
-		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply((done) -> {
-			List<@Nullable V> result = new ArrayList<>(ordered.size());
-			for (int i = 0; i < ordered.size(); i++) {
-				result.add(null);
-			}
-			for (int part = 0; part < parts.size(); part++) {
-				List<@Nullable V> values = parts.get(part).join();
-				List<Integer> indexes = positions.get(part);
-				for (int i = 0; i < indexes.size(); i++) {
-					result.set(indexes.get(i), values.get(i));
-				}
-			}
-			return result;
-		});
+		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> slots.reassemble(parts.stream().map(CompletableFuture::join).toList()));
 	}
 
 	private CompletableFuture<List<@Nullable V>> mgetOneSlot(List<String> keys) {
@@ -205,12 +187,12 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			}
 			throw ex;
 		}
-		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(keys).values() : List.of(allIndexes(keys));
-		List<CompletableFuture<String>> parts = new ArrayList<>(groups.size());
-		for (List<Integer> indexes : groups) {
+		KeyGroups slots = slots(keys);
+		List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
+		for (int slot = 0; slot < slots.count(); slot++) {
 			CommandArgs<String, EncodedValue> args = args();
-			List<EncodedValue> values = new ArrayList<>(indexes.size());
-			for (int index : indexes) {
+			List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
+			for (int index : slots.positions(slot)) {
 				args.addKey(keys.get(index)).addValue(encoded.get(index));
 				values.add(encoded.get(index));
 			}
@@ -244,12 +226,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ordered.isEmpty()) {
 			return CompletableFuture.completedFuture(0L);
 		}
-		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(ordered).values()
-				: List.of(allIndexes(ordered));
+		KeyGroups slots = slots(ordered);
 		CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
-		for (List<Integer> indexes : groups) {
+		for (int slot = 0; slot < slots.count(); slot++) {
 			CompletableFuture<Long> part = submit(command(type, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
-					args().addKeys(indexes.stream().map(ordered::get).toList())));
+					args().addKeys(slots.select(slot, ordered))));
 			total = total.thenCombine(part, Long::sum);
 		}
 		return total;
@@ -369,13 +350,6 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			.thenApply((ok) -> (long) bytes.size());
 	}
 
-	/** {@code EVAL script} over {@code keys} and {@code argv}, for an integer reply. */
-	CompletableFuture<Long> evalInteger(String script, List<String> keys, List<String> argv) {
-		CommandArgs<String, EncodedValue> args = args().add(script).add(keys.size()).addKeys(keys);
-		argv.forEach(args::add);
-		return submit(command(CommandType.EVAL, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args));
-	}
-
 	private EncodedValue encode(String where, @Nullable V value) {
 		if (value == null) {
 			throw new IllegalArgumentException("value of '" + where + "' must not be null");
@@ -403,20 +377,9 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return new CommandArgs<>(EncodedValueCodec.INSTANCE);
 	}
 
-	private static Map<Integer, List<Integer>> indexesBySlot(List<String> keys) {
-		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		for (int i = 0; i < keys.size(); i++) {
-			bySlot.computeIfAbsent(SlotHash.getSlot(keys.get(i)), (slot) -> new ArrayList<>()).add(i);
-		}
-		return bySlot;
-	}
-
-	private static List<Integer> allIndexes(List<String> keys) {
-		List<Integer> indexes = new ArrayList<>(keys.size());
-		for (int i = 0; i < keys.size(); i++) {
-			indexes.add(i);
-		}
-		return indexes;
+	/** One group per cluster slot on a cluster (a multi-key command must stay in one), else one group. */
+	private KeyGroups slots(List<String> keys) {
+		return this.cluster ? KeyGroups.bySlot(keys) : KeyGroups.all(keys.size());
 	}
 
 	static void requireKey(String key) {
