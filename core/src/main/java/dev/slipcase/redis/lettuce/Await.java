@@ -64,6 +64,29 @@ public final class Await {
 	 */
 	public static void all(Collection<? extends Future<?>> replies, Duration timeout, String action,
 			@Nullable Object key) {
+		Throwable failure = waitForAll(replies, timeout, action, key);
+		if (failure != null) {
+			throw RedisFailures.translate(failure, what(action, key));
+		}
+	}
+
+	/**
+	 * Waits until every command of a pipelined batch completed, successfully or not, within one
+	 * timeout for them all, for a caller that looks at each command's outcome itself. When the
+	 * timeout passes, every command not yet complete is cancelled.
+	 * @param replies the commands or futures following them, never {@code null}
+	 * @param timeout how long to wait for all of them, never {@code null}
+	 * @param action what is being done, for the message
+	 * @param key the key it is done to, for the message; may be {@code null}
+	 */
+	public static void settled(Collection<? extends Future<?>> replies, Duration timeout, String action,
+			@Nullable Object key) {
+		waitForAll(replies, timeout, action, key);
+	}
+
+	/** Waits for every reply; the first failure, or {@code null}. */
+	private static @Nullable Throwable waitForAll(Collection<? extends Future<?>> replies, Duration timeout,
+			String action, @Nullable Object key) {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		Throwable failure = null;
 		for (Future<?> reply : replies) {
@@ -85,9 +108,7 @@ public final class Await {
 				}
 			}
 		}
-		if (failure != null) {
-			throw RedisFailures.translate(failure, what(action, key));
-		}
+		return failure;
 	}
 
 	private static String what(String action, @Nullable Object key) {

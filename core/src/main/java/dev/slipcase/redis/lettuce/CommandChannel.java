@@ -113,6 +113,11 @@ public final class CommandChannel<K, V> {
 		Await.all(replies, this.timeout, action, key);
 	}
 
+	/** Waits until every command completed, successfully or not, see {@link Await#settled}. */
+	public void awaitSettled(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
+		Await.settled(replies, this.timeout, action, key);
+	}
+
 	/**
 	 * Scans the keys matching {@code pattern} with {@code SCAN} (on a cluster, the keys of every
 	 * master, as Lettuce's cluster {@code SCAN} does), handing each non-empty page to {@code page}
