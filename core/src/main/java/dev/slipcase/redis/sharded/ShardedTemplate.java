@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.BiConsumer;
 
 import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
@@ -255,29 +256,51 @@ public final class ShardedTemplate<V> {
 		return ttl;
 	}
 
+	/**
+	 * The bytes of the value of {@code key}.
+	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
+	 */
 	private byte[] serialize(@Nullable V value, String key) {
 		if (value == null) {
 			throw new IllegalArgumentException("value of " + key + " must not be null");
 		}
-		byte[] bytes = this.serializer.serialize(value);
+		byte[] bytes;
+		try {
+			bytes = this.serializer.serialize(value);
+		}
+		catch (SerializationException ex) {
+			throw KeyedSerializationException.of(key, ex);
+		}
+		catch (RuntimeException ex) {
+			throw KeyedSerializationException.of(key, new SerializationException("cannot write a "
+					+ value.getClass().getName() + " with " + this.serializer + ": " + ex, ex));
+		}
 		if (bytes == null) {
-			throw new SerializationException("Serializer " + this.serializer + " returned null for the value of " + key);
+			throw KeyedSerializationException.of(key, "serializer " + this.serializer + " returned null");
 		}
 		return bytes;
 	}
 
+	/**
+	 * The value of {@code key} from its bytes.
+	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
+	 */
 	private V deserialize(byte[] bytes, String key) {
+		String where = "namespace '" + namespace().name() + "': cannot read " + bytes.length + " bytes";
+		V value;
 		try {
-			V value = this.serializer.deserialize(bytes);
-			if (value == null) {
-				throw new SerializationException("Serializer returned null for the " + bytes.length + " bytes of " + key);
-			}
-			return value;
+			value = this.serializer.deserialize(bytes);
 		}
 		catch (SerializationException ex) {
-			throw new SerializationException("Cannot read the value of " + key + " in namespace '" + namespace().name()
-					+ "': " + ex.getMessage(), ex);
+			throw KeyedSerializationException.of(key, new SerializationException(where + ": " + ex.getMessage(), ex));
 		}
+		catch (RuntimeException ex) {
+			throw KeyedSerializationException.of(key, new SerializationException(where + ": " + ex, ex));
+		}
+		if (value == null) {
+			throw KeyedSerializationException.of(key, where + ": the serializer returned null");
+		}
+		return value;
 	}
 
 }

@@ -12,6 +12,7 @@ import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
@@ -71,7 +72,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, or {@code null} when there is none. */
 	public CompletableFuture<@Nullable V> get(String key) {
 		requireKey(key);
-		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
@@ -122,7 +123,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		requireKey(key);
 		EncodedValue encoded;
 		try {
-			encoded = encode(key, value);
+			encoded = encode(key, null, value);
 		}
 		catch (SerializationException ex) {
 			return rejected(ex);
@@ -140,7 +141,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
 	public CompletableFuture<@Nullable V> getAndDelete(String key) {
 		requireKey(key);
-		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
@@ -162,7 +163,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	}
 
 	private CompletableFuture<List<@Nullable V>> mgetOneSlot(List<String> keys) {
-		return submit(command(CommandType.MGET, new DecodedListOutput<>(this.format, keys), args().addKeys(keys)));
+		return submit(command(CommandType.MGET, new DecodedListOutput<>(this.format, null, keys), args().addKeys(keys)));
 	}
 
 	/** Sets every key of {@code entries} to its value ({@code MSET}; on a cluster, one per slot). */
@@ -177,7 +178,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		List<EncodedValue> encoded = new ArrayList<>(keys.size());
 		try {
 			for (String key : keys) {
-				encoded.add(encode(key, entries.get(key)));
+				encoded.add(encode(key, null, entries.get(key)));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -255,7 +256,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	public CompletableFuture<@Nullable V> hget(String key, String field) {
 		requireKey(key);
 		requireField(field);
-		return submit(command(CommandType.HGET, new DecodedValueOutput<>(this.format, key + " field " + field),
+		return submit(command(CommandType.HGET, new DecodedValueOutput<>(this.format, key, field),
 				args().addKey(key).add(field)));
 	}
 
@@ -279,7 +280,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		try {
 			for (Map.Entry<String, ? extends V> entry : fields.entrySet()) {
 				requireField(entry.getKey());
-				EncodedValue value = encode(key + " field " + entry.getKey(), entry.getValue());
+				EncodedValue value = encode(key, entry.getKey(), entry.getValue());
 				encoded.add(value);
 				args.add(entry.getKey()).addValue(value);
 			}
@@ -304,10 +305,10 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		CommandArgs<String, EncodedValue> args = args().addKey(key);
 		for (String field : fields) {
 			requireField(field);
-			names.add(key + " field " + field);
+			names.add(field);
 			args.add(field);
 		}
-		return submit(command(CommandType.HMGET, new DecodedListOutput<>(this.format, names), args));
+		return submit(command(CommandType.HMGET, new DecodedListOutput<>(this.format, key, names), args));
 	}
 
 	/**
@@ -350,15 +351,23 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			.thenApply((ok) -> (long) bytes.size());
 	}
 
-	private EncodedValue encode(String where, @Nullable V value) {
+	/**
+	 * Serializes the value of {@code key} (or of {@code field} of the hash at {@code key}) into a
+	 * pooled buffer. The caller is responsible for releasing the returned value, normally by
+	 * handing it to the command that sends it.
+	 * @throws KeyedSerializationException naming the key when the format cannot write the value
+	 */
+	private EncodedValue encode(String key, @Nullable String field, @Nullable V value) {
 		if (value == null) {
-			throw new IllegalArgumentException("value of '" + where + "' must not be null");
+			throw new IllegalArgumentException("value of '" + ((field != null) ? key + " field " + field : key)
+					+ "' must not be null");
 		}
 		try {
 			return EncodedValue.encode(this.format, value, this.allocator);
 		}
 		catch (SerializationException ex) {
-			throw new SerializationException("Cannot write '" + where + "': " + ex.getMessage(), ex);
+			throw KeyedSerializationException.of(key,
+					(field != null) ? new SerializationException("field '" + field + "': " + ex.getMessage(), ex) : ex);
 		}
 	}
 

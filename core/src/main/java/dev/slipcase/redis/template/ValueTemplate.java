@@ -213,7 +213,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
 		if (this.settings.callerThreadDecoding()) {
-			return decodeHere(await(this.async.lease(CommandType.GET, key, null), "get", key), key);
+			return decodeHere(await(this.async.lease(CommandType.GET, key, null), "get", key), key, null);
 		}
 		return await(this.async.get(key), "get", key);
 	}
@@ -244,7 +244,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
 		if (this.settings.callerThreadDecoding()) {
-			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null), "get and delete", key), key);
+			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null), "get and delete", key), key, null);
 		}
 		return await(this.async.getAndDelete(key), "get and delete", key);
 	}
@@ -295,7 +295,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 			if (field == null) {
 				throw new IllegalArgumentException("field must not be null");
 			}
-			return decodeHere(await(this.async.lease(CommandType.HGET, key, field), "get a field of", key), key + " field " + field);
+			return decodeHere(await(this.async.lease(CommandType.HGET, key, field), "get a field of", key), key, field);
 		}
 		return await(this.async.hget(key, field), "get a field of", key);
 	}
@@ -361,12 +361,14 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		this.channel.connections().close();
 	}
 
-	private @Nullable V decodeHere(@Nullable ValueLease lease, String where) {
+	private @Nullable V decodeHere(@Nullable ValueLease lease, String key, @Nullable String field) {
 		if (lease == null) {
 			return null;
 		}
 		try (lease) {
-			return FormatDecoding.decode(this.async.format, lease.content(), where);
+			ValueFormat<V> format = this.settings.format();
+			return (field != null) ? FormatDecoding.decodeField(format, lease.content(), key, field)
+					: FormatDecoding.decode(format, lease.content(), key);
 		}
 	}
 
