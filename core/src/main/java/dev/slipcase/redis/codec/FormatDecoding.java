@@ -67,7 +67,7 @@ public final class FormatDecoding {
 
 	/**
 	 * Decodes the readable bytes of {@code bytes} with {@code format}, advancing its reader index.
-	 * The caller owns {@code bytes} and releases it; this method never releases or retains it.
+	 * The caller remains responsible for releasing {@code bytes}; this method does not retain it.
 	 * @param format the format, never {@code null}
 	 * @param bytes the encoded value, never {@code null}
 	 * @param key the key the value was read from, for the message; may be {@code null}
@@ -82,7 +82,7 @@ public final class FormatDecoding {
 	/**
 	 * Decodes the readable bytes of {@code bytes}, the value of {@code field} of the hash at
 	 * {@code key}, with {@code format}; see {@link #decode(ValueFormat, ByteBuf, Object)}. The caller
-	 * owns {@code bytes} and releases it; this method never releases or retains it.
+	 * remains responsible for releasing {@code bytes}; this method does not retain it.
 	 * @throws KeyedSerializationException naming the key and the field when the format rejects the
 	 * bytes or fails in any other way
 	 */
@@ -90,6 +90,7 @@ public final class FormatDecoding {
 		return decode(format, bytes, key, field, true);
 	}
 
+	/** Decodes {@code bytes}; the caller remains responsible for releasing them. */
 	private static <T> T decode(ValueFormat<T> format, ByteBuf bytes, @Nullable Object key, @Nullable String field,
 			boolean observed) {
 		ByteBuf view = bytes;
@@ -140,6 +141,7 @@ public final class FormatDecoding {
 		}
 	}
 
+	/** The start of a failure's message; reads only the capacity of {@code view}, which the caller releases. */
 	private static String describe(ValueFormat<?> format, @Nullable String field, ByteBuf view) {
 		String of = (field != null) ? " of field '" + KeyedSerializationException.describe(field) + "'" : "";
 		return "Cannot decode " + view.capacity() + " bytes" + of + " with format '" + format.name() + "'";

@@ -63,6 +63,11 @@ public final class KeyGroups {
 		return new KeyGroups(items.size(), List.copyOf(groups));
 	}
 
+	/** Whether two keys are in the same cluster slot, so that one command may touch both. */
+	public static boolean sameSlot(String key, String other) {
+		return SlotHash.getSlot(key) == SlotHash.getSlot(other);
+	}
+
 	/** The number of groups. */
 	public int count() {
 		return this.groups.size();

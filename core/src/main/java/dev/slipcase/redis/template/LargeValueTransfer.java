@@ -12,8 +12,8 @@ import dev.slipcase.redis.buffer.ValueLease;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.LuaScript;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.output.IntegerOutput;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
@@ -84,6 +84,10 @@ final class LargeValueTransfer {
 		}
 	}
 
+	/**
+	 * The next {@code size} bytes of {@code in}, in a buffer of the template's allocator. The caller
+	 * is responsible for releasing the returned value (the command that writes it does).
+	 */
 	private EncodedValue readChunk(InputStream in, int size, long offset, long length) throws IOException {
 		ByteBuf chunk = this.operations.allocator.heapBuffer(size);
 		try {
@@ -144,7 +148,7 @@ final class LargeValueTransfer {
 	private String temporaryKey(String key) {
 		String tag = hashTag(key);
 		String temporary = "{" + ((tag != null) ? tag : key) + "}:slipcase:tmp:" + UUID.randomUUID();
-		if (this.operations.cluster && SlotHash.getSlot(temporary) != SlotHash.getSlot(key)) {
+		if (this.operations.cluster && !KeyGroups.sameSlot(temporary, key)) {
 			throw new IllegalArgumentException("Key '" + key + "' cannot be transferred in chunks on a cluster: "
 					+ "no temporary key of the same slot can be named for it; give it a hash tag such as {name}");
 		}

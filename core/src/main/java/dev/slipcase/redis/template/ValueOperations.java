@@ -44,6 +44,10 @@ import org.springframework.data.redis.serializer.SerializationException;
  * <p>
  * Keys, values, field names and maps must not be {@code null} or contain {@code null}. Thread-safe
  * ({@link ValueBatch} aside, which one thread fills).
+ * <p>
+ * Longer than most classes because it is the template's whole command vocabulary, one short
+ * method per Redis operation; sending, grouping by slot and waiting live in
+ * {@link dev.slipcase.redis.lettuce}.
  *
  * @param <V> the type of values
  */
@@ -339,7 +343,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return submit(command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
 	}
 
-	/** {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}. */
+	/**
+	 * {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}.
+	 * Reference count ownership of {@code bytes} is transferred to this method: its command
+	 * releases them when done.
+	 */
 	CompletableFuture<Long> writeRaw(String key, EncodedValue bytes, @Nullable Duration ttl) {
 		if (ttl == null) {
 			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),

@@ -57,6 +57,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * exceptions, unchanged. Instances are immutable and thread-safe. The
  * template owns the connections it opened (closed by {@link #close()}, which every view shares),
  * never the client.
+ * <p>
+ * Longer than most classes because it is the sync API, one documented method per operation, each
+ * a line or two over {@link AsyncValueTemplate}.
  *
  * @param <V> the type of values
  */
