@@ -113,7 +113,8 @@ public final class EncodedValue {
 
 	/**
 	 * Copies the encoded bytes to {@code target}'s writer index, without consuming them, so that a
-	 * retried command writes the same bytes again. Never releases {@code target}.
+	 * retried command writes the same bytes again. The caller remains responsible for releasing
+	 * {@code target}.
 	 * @throws IllegalStateException when this value was already released: its command is done and
 	 * must not be written (Lettuce then closes the connection and retries the other commands)
 	 */

@@ -52,12 +52,19 @@ public final class EncodedValueCodec implements RedisCodec<String, EncodedValue>
 		return buffer;
 	}
 
+	/**
+	 * Writes {@code key} as UTF-8 into Lettuce's buffer {@code target}. The caller (Lettuce)
+	 * remains responsible for releasing {@code target}.
+	 */
 	@Override
 	public void encodeKey(String key, ByteBuf target) {
 		Utf8KeyFormat.INSTANCE.encode(key, target);
 	}
 
-	/** Copies the value's bytes into {@code target} without consuming or releasing the value. */
+	/**
+	 * Copies the value's bytes into Lettuce's buffer {@code target} without consuming or releasing
+	 * the value. The caller (Lettuce) remains responsible for releasing {@code target}.
+	 */
 	@Override
 	public void encodeValue(EncodedValue value, ByteBuf target) {
 		value.writeTo(target);

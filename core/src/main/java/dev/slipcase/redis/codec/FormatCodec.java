@@ -116,13 +116,13 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 		return encoded;
 	}
 
-	/** Writes {@code key} into Lettuce's buffer {@code target}; never releases it. */
+	/** Writes {@code key} into Lettuce's buffer {@code target}. The caller (Lettuce) remains responsible for releasing {@code target}. */
 	@Override
 	public void encodeKey(K key, ByteBuf target) {
 		this.keys.encode(key, target);
 	}
 
-	/** Writes {@code value} into Lettuce's buffer {@code target}; never releases it. */
+	/** Writes {@code value} into Lettuce's buffer {@code target}. The caller (Lettuce) remains responsible for releasing {@code target}. */
 	@Override
 	public void encodeValue(V value, ByteBuf target) {
 		int start = target.writerIndex();

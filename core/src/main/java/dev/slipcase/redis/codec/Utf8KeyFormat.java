@@ -25,13 +25,13 @@ public final class Utf8KeyFormat implements ValueFormat<String> {
 	private Utf8KeyFormat() {
 	}
 
-	/** Writes {@code value} as UTF-8 at {@code out}'s writer index; never releases {@code out}. */
+	/** Writes {@code value} as UTF-8 at {@code out}'s writer index. The caller remains responsible for releasing {@code out}. */
 	@Override
 	public void encode(String value, ByteBuf out) {
 		ByteBufUtil.reserveAndWriteUtf8(out, value, ByteBufUtil.utf8Bytes(value));
 	}
 
-	/** Reads all of {@code in}'s readable bytes as UTF-8; never releases or retains {@code in}. */
+	/** Reads all of {@code in}'s readable bytes as UTF-8. The caller remains responsible for releasing {@code in}; it is not retained. */
 	@Override
 	public String decode(ByteBuf in) {
 		String key = in.toString(in.readerIndex(), in.readableBytes(), StandardCharsets.UTF_8);

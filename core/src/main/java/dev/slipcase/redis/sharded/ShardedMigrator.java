@@ -1,16 +1,17 @@
 package dev.slipcase.redis.sharded;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
+import dev.slipcase.redis.sharded.BucketStore.PlainValue;
+import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
-import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * Moves a namespace's existing plain keys ({@code user:1234} holding a string) into their buckets:
@@ -23,14 +24,20 @@ import dev.slipcase.redis.sharded.KeyPlacement.Location;
  */
 public final class ShardedMigrator {
 
-	private final ShardedTemplate<?> template;
+	private final BucketStore store;
 
-	ShardedMigrator(ShardedTemplate<?> template) {
-		if (template.namespace().keyPrefix().isEmpty()) {
-			throw new IllegalStateException("Namespace '" + template.namespace().name() + "' has no key prefix, so its "
+	private final BucketScan scan;
+
+	private final RedisSerializer<?> serializer;
+
+	ShardedMigrator(BucketStore store, BucketScan scan, RedisSerializer<?> serializer) {
+		if (store.namespace().keyPrefix().isEmpty()) {
+			throw new IllegalStateException("Namespace '" + store.namespace().name() + "' has no key prefix, so its "
 					+ "plain keys cannot be told from other keys; set keyPrefix to migrate");
 		}
-		this.template = template;
+		this.store = store;
+		this.scan = scan;
+		this.serializer = serializer;
 	}
 
 	/**
@@ -43,115 +50,105 @@ public final class ShardedMigrator {
 		if (batchSize < 1) {
 			throw new IllegalArgumentException("batchSize must be at least 1, was " + batchSize);
 		}
-		ShardedNamespace namespace = this.template.namespace();
-		long[] counts = new long[5];
-		String pattern = KeyPlacement.escapeGlob(namespace.keyPrefix()) + "*";
-		this.template.scan(pattern, batchSize, (keys) -> {
+		Counts counts = new Counts();
+		this.scan.plainKeys(batchSize, (keys) -> {
 			migrateBatch(keys, counts);
 			if (listener != null) {
-				listener.accept(progress(counts, false));
+				listener.accept(counts.progress(false));
 			}
-			return true;
 		});
-		MigrationProgress done = progress(counts, true);
+		MigrationProgress done = counts.progress(true);
 		if (listener != null) {
 			listener.accept(done);
 		}
 		return done;
 	}
 
-	private void migrateBatch(List<byte[]> keys, long[] counts) {
-		RedisClusterAsyncCommands<byte[], byte[]> commands = this.template.commands();
-		String owned = this.template.namespace().bucketPrefix();
-		List<String> names = new ArrayList<>();
-		List<byte[]> rawKeys = new ArrayList<>();
-		for (byte[] key : keys) {
-			String name = new String(key, java.nio.charset.StandardCharsets.UTF_8);
-			if (!name.startsWith(owned)) {
-				names.add(name);
-				rawKeys.add(key);
-			}
-		}
-		counts[0] += names.size();
-		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>();
-		List<CompletableFuture<Long>> ttls = new ArrayList<>();
-		for (byte[] key : rawKeys) {
-			values.add(commands.get(key).toCompletableFuture().exceptionally((ex) -> null));
-			ttls.add(commands.pttl(key).toCompletableFuture());
-		}
-		this.template.awaitAll(values, "read " + names.size() + " plain keys");
-		this.template.awaitAll(ttls, "read the TTLs of " + names.size() + " plain keys");
-
+	private void migrateBatch(List<byte[]> keys, Counts counts) {
+		counts.scanned += keys.size();
+		List<PlainValue> plain = this.store.readPlainKeys(keys);
+		List<PlainValue> copied = new ArrayList<>();
 		List<Location> untimed = new ArrayList<>();
-		List<byte[]> untimedValues = new ArrayList<>();
-		List<Integer> untimedIndexes = new ArrayList<>();
-		boolean[] done = new boolean[names.size()];
-		boolean[] written = new boolean[names.size()];
-		for (int i = 0; i < names.size(); i++) {
-			byte[] value = values.get(i).join();
-			if (value == null || !readable(value, names.get(i))) {
-				counts[3]++;
+		List<PlainValue> untimedValues = new ArrayList<>();
+		for (PlainValue value : plain) {
+			String name = new String(value.key(), StandardCharsets.UTF_8);
+			if (value.value() == null || !readable(value.value())) {
+				counts.skipped++;
 				continue;
 			}
-			Location location = this.template.placement().locate(names.get(i));
-			long ttl = ttls.get(i).join();
-			if (ttl > 0) {
+			Location location = this.store.locate(name);
+			if (value.ttlMillis() > 0) {
 				try {
-					written[i] = this.template.write(List.of(location), List.of(value), true, ShardedTemplate.TtlMode.SET,
-							Duration.ofMillis(ttl))[0];
-					done[i] = true;
+					boolean written = this.store.write(List.of(location), List.of(value.value()), true, TtlMode.SET,
+							Duration.ofMillis(value.ttlMillis()))[0];
+					counts.copiedOrKept(written);
+					copied.add(value);
 				}
 				catch (UnsupportedOperationException ex) {
-					counts[3]++;
+					counts.skipped++;
 				}
 			}
-			else if (ttl == -1) {
+			else if (value.ttlMillis() == -1) {
 				untimed.add(location);
 				untimedValues.add(value);
-				untimedIndexes.add(i);
 			}
 			else {
-				counts[3]++;
+				counts.skipped++;
 			}
 		}
 		if (!untimed.isEmpty()) {
-			boolean[] result = this.template.write(untimed, untimedValues, true, ShardedTemplate.TtlMode.CLEAR, null);
-			for (int j = 0; j < result.length; j++) {
-				written[untimedIndexes.get(j)] = result[j];
-				done[untimedIndexes.get(j)] = true;
+			boolean[] written = this.store.write(untimed, untimedValues.stream().map(PlainValue::value).toList(), true,
+					TtlMode.CLEAR, null);
+			for (int i = 0; i < written.length; i++) {
+				counts.copiedOrKept(written[i]);
+				copied.add(untimedValues.get(i));
 			}
 		}
-		List<CompletableFuture<Long>> deletes = new ArrayList<>();
-		for (int i = 0; i < names.size(); i++) {
-			if (done[i]) {
-				counts[written[i] ? 1 : 2]++;
-				deletes.add(this.template.script(Script.DELETE_IF_VALUE, ScriptOutputType.INTEGER,
-						new byte[][] { rawKeys.get(i) }, values.get(i).join()));
-			}
-		}
-		this.template.awaitAll(deletes, "delete " + deletes.size() + " migrated plain keys");
-		for (CompletableFuture<Long> delete : deletes) {
-			if (delete.join() == 1) {
-				counts[4]++;
+		for (boolean deleted : this.store.deletePlainKeysIfUnchanged(copied)) {
+			if (deleted) {
+				counts.deleted++;
 			}
 			else {
-				counts[3]++;
+				counts.skipped++;
 			}
 		}
 	}
 
-	private boolean readable(byte[] value, String key) {
+	private boolean readable(byte[] value) {
 		try {
-			this.template.checkReadable(value, key);
-			return true;
+			return this.serializer.deserialize(value) != null;
 		}
 		catch (RuntimeException ex) {
 			return false;
 		}
 	}
 
-	private static MigrationProgress progress(long[] counts, boolean finished) {
-		return new MigrationProgress(counts[0], counts[1], counts[2], counts[3], counts[4], finished);
+	/** What a migration did so far. */
+	private static final class Counts {
+
+		long scanned;
+
+		long copied;
+
+		long kept;
+
+		long skipped;
+
+		long deleted;
+
+		void copiedOrKept(boolean written) {
+			if (written) {
+				this.copied++;
+			}
+			else {
+				this.kept++;
+			}
+		}
+
+		MigrationProgress progress(boolean finished) {
+			return new MigrationProgress(this.scanned, this.copied, this.kept, this.skipped, this.deleted, finished);
+		}
+
 	}
 
 }

@@ -26,6 +26,9 @@ import org.springframework.util.Assert;
  * {@link #fillFactor() fill factor}, the largest value from {@code hash-max-listpack-value}. Set
  * {@link Builder#maxEntries(int)} and {@link Builder#maxValueBytes(int)} where {@code CONFIG} is
  * blocked (managed Redis); Slipcase never changes the server's configuration.
+ * <p>
+ * Longer than most classes because its builder checks every setting where it is set, with a
+ * message naming the setting.
  */
 public final class ShardedNamespace {
 

@@ -2,15 +2,25 @@ package dev.slipcase.redis.sharded;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.lettuce.Await;
+import dev.slipcase.redis.lettuce.BinaryCommands;
+import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.ConnectionHolder;
+import dev.slipcase.redis.lettuce.Connectors;
+import dev.slipcase.redis.lettuce.Pipeline;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.SetArgs;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.ByteArrayCodec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -29,11 +39,12 @@ import org.springframework.util.Assert;
  */
 public final class ShardedTemplates implements AutoCloseable {
 
-	private final ShardedConnection connection;
+	/** How long creating waits for the first connection, whose own timeout applies from then on. */
+	private static final Duration CONNECT_TIMEOUT = RedisURI.DEFAULT_TIMEOUT_DURATION;
 
-	private final boolean ownsConnection;
+	private final ConnectionHolder<byte[], byte[]> connections;
 
-	private final Duration timeout;
+	private final CommandChannel<byte[], byte[]> redis;
 
 	private final String version;
 
@@ -45,10 +56,10 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private final @Nullable String configProblem;
 
-	private ShardedTemplates(ShardedConnection connection, boolean ownsConnection) {
-		this.connection = connection;
-		this.ownsConnection = ownsConnection;
-		this.timeout = connection.connection().getTimeout();
+	private ShardedTemplates(ConnectionHolder<byte[], byte[]> connections) {
+		this.connections = connections;
+		StatefulConnection<byte[], byte[]> connection = Await.result(connections.get(), CONNECT_TIMEOUT, "connect", null);
+		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();
 		this.fieldExpiry = probeFieldExpiry();
 		Integer entries = null;
@@ -56,10 +67,11 @@ public final class ShardedTemplates implements AutoCloseable {
 		String problem = null;
 		try {
 			// one name per CONFIG GET: Redis 6.2 takes a single parameter, and knows only the ziplist names
-			Map<String, String> config = new java.util.HashMap<>();
+			Map<String, String> config = new HashMap<>();
 			for (String name : List.of("hash-max-listpack-entries", "hash-max-listpack-value", "hash-max-ziplist-entries",
 					"hash-max-ziplist-value")) {
-				config.putAll(Replies.await(this.connection.commands().configGet(name), this.timeout, "read " + name));
+				this.redis.call(BinaryCommands.configGet(name), "read", name)
+					.forEach((key, setting) -> config.put(text(key), text(setting)));
 			}
 			entries = firstInt(config, "hash-max-listpack-entries", "hash-max-ziplist-entries");
 			value = firstInt(config, "hash-max-listpack-value", "hash-max-ziplist-value");
@@ -93,14 +105,19 @@ public final class ShardedTemplates implements AutoCloseable {
 	 * {@code LettuceConnectionFactory} is stopped and started (which shuts its client down and makes a
 	 * new one). Probes the server. {@link #close()} closes the connection, never a client.
 	 * @param clients supplies a {@link RedisClient} or {@link RedisClusterClient}, never {@code null}
+	 * @throws org.springframework.data.redis.RedisConnectionFailureException when Redis cannot be reached
 	 */
 	public static ShardedTemplates create(Supplier<? extends AbstractRedisClient> clients) {
-		ShardedConnection connection = ShardedConnection.open(clients);
+		Assert.notNull(clients, "clients must not be null");
+		boolean cluster = Connectors.isCluster(Objects.requireNonNull(clients.get(), "client must not be null"));
+		ConnectionHolder<byte[], byte[]> connections = ConnectionHolder.opening(
+				Connectors.following(clients, ByteArrayCodec.INSTANCE, 0), ByteArrayCodec.INSTANCE, cluster, 0,
+				CONNECT_TIMEOUT);
 		try {
-			return new ShardedTemplates(connection, true);
+			return new ShardedTemplates(connections);
 		}
 		catch (RuntimeException ex) {
-			connection.close();
+			connections.close();
 			throw ex;
 		}
 	}
@@ -111,7 +128,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	 */
 	public static ShardedTemplates create(StatefulConnection<byte[], byte[]> connection) {
 		Assert.notNull(connection, "connection must not be null");
-		return new ShardedTemplates(ShardedConnection.of(connection), false);
+		return new ShardedTemplates(ConnectionHolder.borrowing(connection, ByteArrayCodec.INSTANCE));
 	}
 
 	/**
@@ -149,7 +166,7 @@ public final class ShardedTemplates implements AutoCloseable {
 		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
 				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
-		return new ShardedTemplate<>(this.connection, this.timeout, namespace, layout, limits, serializer);
+		return new ShardedTemplate<>(new BucketStore(this.redis, namespace, layout, limits), serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */
@@ -182,18 +199,20 @@ public final class ShardedTemplates implements AutoCloseable {
 	/** Closes the connection when this instance opened it. */
 	@Override
 	public void close() {
-		if (this.ownsConnection) {
-			this.connection.close();
-		}
+		this.connections.close();
 	}
 
 	private ShardLayout storeOrCheckLayout(ShardedNamespace namespace, ShardLayout wanted, ServerLimits limits) {
 		byte[] key = new KeyPlacement(namespace, wanted, limits.maxValueBytes()).layoutKey();
 		String keyName = new String(key, StandardCharsets.UTF_8);
-		byte[] storedBytes = Replies.await(
-				this.connection.commands().set(key, wanted.encode().getBytes(StandardCharsets.UTF_8), SetArgs.Builder.nx())
-					.thenCompose((ok) -> this.connection.commands().get(key)),
-				this.timeout, "store or read the layout of namespace '" + namespace.name() + "' at " + keyName);
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		CompletableFuture<String> stored = pipeline.add(BinaryCommands.setIfAbsent(key,
+				wanted.encode().getBytes(StandardCharsets.UTF_8)));
+		CompletableFuture<byte @Nullable []> read = pipeline.add(BinaryCommands.get(key));
+		pipeline.send();
+		this.redis.awaitAll(List.of(stored, read), "store or read the layout of namespace '" + namespace.name() + "' at",
+				keyName);
+		byte[] storedBytes = read.join();
 		if (storedBytes == null) {
 			throw new IllegalStateException("Namespace '" + namespace.name() + "': the layout key " + keyName
 					+ " vanished right after it was written; is something deleting keys under "
@@ -233,7 +252,7 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private String probeVersion() {
 		try {
-			String info = Replies.await(this.connection.commands().info("server"), this.timeout, "read INFO server");
+			String info = this.redis.call(BinaryCommands.info("server"), "read INFO server", null);
 			for (String line : info.split("\r?\n")) {
 				if (line.startsWith("redis_version:")) {
 					return line.substring("redis_version:".length()).trim();
@@ -248,13 +267,17 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private boolean probeFieldExpiry() {
 		try {
-			List<Object> info = Replies.await(this.connection.commands().commandInfo("hpexpire", "hpttl", "hpersist"), this.timeout,
-					"look up HPEXPIRE");
+			List<Object> info = this.redis.call(BinaryCommands.commandInfo("hpexpire", "hpttl", "hpersist"),
+					"look up HPEXPIRE", null);
 			return info.size() == 3 && info.stream().allMatch((entry) -> entry instanceof List<?> list && !list.isEmpty());
 		}
 		catch (RuntimeException ex) {
 			return false;
 		}
+	}
+
+	private static String text(byte[] bytes) {
+		return new String(bytes, StandardCharsets.UTF_8);
 	}
 
 	private static @Nullable Integer firstInt(Map<String, String> config, String... names) {

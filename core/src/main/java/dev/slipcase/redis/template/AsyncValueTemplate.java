@@ -1,13 +1,10 @@
 package dev.slipcase.redis.template;
 
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 import dev.slipcase.redis.codec.EncodedValue;
-import dev.slipcase.redis.serializer.ValueFormat;
-import io.lettuce.core.api.StatefulConnection;
+import dev.slipcase.redis.lettuce.CommandChannel;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.netty.buffer.ByteBufAllocator;
 
 /**
  * The {@code CompletableFuture} form of a {@link ValueTemplate}: every operation is written to the
@@ -21,15 +18,11 @@ import io.netty.buffer.ByteBufAllocator;
  */
 public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 
-	private final TemplateConnections connections;
+	private final CommandChannel<String, EncodedValue> channel;
 
-	private final int database;
-
-	AsyncValueTemplate(TemplateConnections connections, int database, ValueFormat<V> format,
-			ByteBufAllocator allocator) {
-		super(format, allocator, connections.isCluster());
-		this.connections = connections;
-		this.database = database;
+	AsyncValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
+		super(settings.format(), settings.allocator(), channel.isCluster());
+		this.channel = channel;
 	}
 
 	/**
@@ -37,45 +30,22 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	 * in one go by {@link ValueBatch#execute()}.
 	 */
 	public ValueBatch<V> batch() {
-		return new ValueBatch<>(this.connections, this.database, this.format, this.allocator);
+		return new ValueBatch<>(this.channel, this.format, this.allocator);
 	}
 
 	/** The database this template's commands go to. */
 	public int database() {
-		return this.database;
+		return this.channel.database();
+	}
+
+	/** Where this template's commands go, for the sync paths that wait for them. */
+	CommandChannel<String, EncodedValue> channel() {
+		return this.channel;
 	}
 
 	@Override
 	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
-		CompletableFuture<StatefulConnection<String, EncodedValue>> connection = this.connections.get(this.database);
-		if (connection.isDone() && !connection.isCompletedExceptionally()) {
-			dispatch(connection.join(), command);
-		}
-		else {
-			connection.whenComplete((open, ex) -> {
-				if (ex != null) {
-					command.completeExceptionally(unwrap(ex));
-				}
-				else {
-					dispatch(open, command);
-				}
-			});
-		}
-		return command;
-	}
-
-	private static void dispatch(StatefulConnection<String, EncodedValue> connection,
-			AsyncCommand<String, EncodedValue, ?> command) {
-		try {
-			connection.dispatch(command);
-		}
-		catch (RuntimeException ex) {
-			command.completeExceptionally(ex);
-		}
-	}
-
-	static Throwable unwrap(Throwable ex) {
-		return (ex instanceof CompletionException && ex.getCause() != null) ? ex.getCause() : ex;
+		return this.channel.send(command);
 	}
 
 }

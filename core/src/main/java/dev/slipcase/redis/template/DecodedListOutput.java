@@ -6,24 +6,32 @@ import java.util.List;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
-import dev.slipcase.redis.codec.FormatDecoding;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.output.CommandOutput;
 import org.jspecify.annotations.Nullable;
 
 /**
  * An array reply of bulk strings ({@code MGET}, {@code HMGET}) decoded with a {@link ValueFormat}
- * straight from Lettuce's receive buffer, in reply order, {@code null} for missing entries.
+ * straight from Lettuce's receive buffer, in reply order, {@code null} for missing entries. A
+ * decode failure names the key (and the field of a hash).
  */
 final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, List<@Nullable V>> {
 
 	private final ValueFormat<V> format;
 
+	private final @Nullable String hash;
+
 	private final List<String> names;
 
-	DecodedListOutput(ValueFormat<V> format, List<String> names) {
+	/**
+	 * @param hash the key of the hash whose fields are read ({@code HMGET}), or {@code null} when
+	 * {@code names} are keys ({@code MGET})
+	 * @param names the keys or fields read, in the order of the reply
+	 */
+	DecodedListOutput(ValueFormat<V> format, @Nullable String hash, List<String> names) {
 		super(EncodedValueCodec.INSTANCE, new ArrayList<>(names.size()));
 		this.format = format;
+		this.hash = hash;
 		this.names = names;
 	}
 
@@ -40,7 +48,9 @@ final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, Lis
 	public void set(@Nullable ByteBuffer bytes) {
 		int index = this.output.size();
 		String name = (index < this.names.size()) ? this.names.get(index) : "#" + index;
-		this.output.add((bytes != null) ? FormatDecoding.decode(this.format, bytes, name) : null);
+		this.output.add((bytes == null) ? null
+				: (this.hash != null) ? DecodedValueOutput.decode(this.format, bytes, this.hash, name)
+						: DecodedValueOutput.decode(this.format, bytes, name, null));
 	}
 
 }

@@ -11,8 +11,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One bulk reply decoded with a {@link ValueFormat} straight from Lettuce's receive buffer;
- * {@code null} for a missing key. A decode failure is thrown to Lettuce, which completes only this
- * command exceptionally.
+ * {@code null} for a missing key. A decode failure, a {@code KeyedSerializationException} naming
+ * the key (and the field of a hash), is thrown to Lettuce, which completes only this command
+ * exceptionally.
  */
 final class DecodedValueOutput<V> extends CommandOutput<String, EncodedValue, @Nullable V> {
 
@@ -20,15 +21,28 @@ final class DecodedValueOutput<V> extends CommandOutput<String, EncodedValue, @N
 
 	private final String key;
 
-	DecodedValueOutput(ValueFormat<V> format, String key) {
+	private final @Nullable String field;
+
+	/**
+	 * @param key the key read
+	 * @param field the field of the hash at {@code key} read, or {@code null} for the key's own value
+	 */
+	DecodedValueOutput(ValueFormat<V> format, String key, @Nullable String field) {
 		super(EncodedValueCodec.INSTANCE, null);
 		this.format = format;
 		this.key = key;
+		this.field = field;
 	}
 
 	@Override
 	public void set(@Nullable ByteBuffer bytes) {
-		this.output = (bytes != null) ? FormatDecoding.decode(this.format, bytes, this.key) : null;
+		this.output = (bytes != null) ? decode(this.format, bytes, this.key, this.field) : null;
+	}
+
+	/** Decodes the value of {@code key}, or of {@code field} of the hash at {@code key}. */
+	static <V> V decode(ValueFormat<V> format, ByteBuffer bytes, String key, @Nullable String field) {
+		return (field != null) ? FormatDecoding.decodeField(format, bytes, key, field)
+				: FormatDecoding.decode(format, bytes, key);
 	}
 
 }

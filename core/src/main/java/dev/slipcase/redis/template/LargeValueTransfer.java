@@ -9,7 +9,11 @@ import java.util.List;
 import java.util.UUID;
 
 import dev.slipcase.redis.codec.EncodedValue;
-import io.lettuce.core.cluster.SlotHash;
+import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.lettuce.LuaScript;
+import io.lettuce.core.output.IntegerOutput;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -28,31 +32,30 @@ import org.jspecify.annotations.Nullable;
  */
 final class LargeValueTransfer {
 
-	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
-
 	private static final Duration TEMPORARY_TTL = Duration.ofHours(1);
 
-	private static final String REPLACE = "redis.call('RENAME', KEYS[1], KEYS[2]) "
-			+ "redis.call('PERSIST', KEYS[2]) return 1";
+	/** KEYS: the temporary key, the key. Replaces the key with the temporary key, without expiry. */
+	private static final LuaScript REPLACE = LuaScript.of("redis.call('RENAME', KEYS[1], KEYS[2]) "
+			+ "redis.call('PERSIST', KEYS[2]) return 1");
 
-	private static final String SNAPSHOT = "if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
+	/**
+	 * KEYS: the key, the temporary key; ARGV: the temporary key's TTL in ms. Copies the key to the
+	 * temporary key; returns its length, or -1 when there is no key.
+	 */
+	private static final LuaScript SNAPSHOT = LuaScript.of("if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
 			+ "redis.call('COPY', KEYS[1], KEYS[2], 'REPLACE') redis.call('PEXPIRE', KEYS[2], ARGV[1]) "
-			+ "return redis.call('STRLEN', KEYS[2])";
+			+ "return redis.call('STRLEN', KEYS[2])");
 
 	private final AsyncValueTemplate<?> operations;
 
-	private final Duration timeout;
+	private final CommandChannel<String, EncodedValue> channel;
 
 	private final int chunkSize;
 
-	LargeValueTransfer(AsyncValueTemplate<?> operations, Duration timeout, int chunkSize) {
+	LargeValueTransfer(AsyncValueTemplate<?> operations, int chunkSize) {
 		this.operations = operations;
-		this.timeout = timeout;
+		this.channel = operations.channel();
 		this.chunkSize = chunkSize;
-	}
-
-	int chunkSize() {
-		return this.chunkSize;
 	}
 
 	void upload(String key, InputStream in, long length) throws IOException {
@@ -62,8 +65,8 @@ final class LargeValueTransfer {
 			do {
 				int size = (int) Math.min(this.chunkSize, length - written);
 				EncodedValue chunk = readChunk(in, size, written, length);
-				long reply = Await.result(this.operations.writeRaw(temporary, chunk,
-						(written == 0) ? TEMPORARY_TTL : null), this.timeout);
+				long reply = this.channel.await(this.operations.writeRaw(temporary, chunk,
+						(written == 0) ? TEMPORARY_TTL : null), "upload", key);
 				written += size;
 				if (reply != written) {
 					throw new IllegalStateException("Temporary key '" + temporary + "' holds " + reply
@@ -71,7 +74,8 @@ final class LargeValueTransfer {
 				}
 			}
 			while (written < length);
-			Await.result(this.operations.evalInteger(REPLACE, List.of(temporary, key), List.of()), this.timeout);
+			this.channel.callScript(REPLACE, LargeValueTransfer::integer, List.of(temporary, key), (argv) -> {
+			}, "upload", key);
 		}
 		catch (IOException | RuntimeException | Error ex) {
 			deleteQuietly(temporary, ex);
@@ -79,6 +83,10 @@ final class LargeValueTransfer {
 		}
 	}
 
+	/**
+	 * The next {@code size} bytes of {@code in}, in a buffer of the template's allocator. The caller
+	 * is responsible for releasing the returned value (the command that writes it does).
+	 */
 	private EncodedValue readChunk(InputStream in, int size, long offset, long length) throws IOException {
 		ByteBuf chunk = this.operations.allocator.heapBuffer(size);
 		try {
@@ -100,12 +108,12 @@ final class LargeValueTransfer {
 	long download(String key, OutputStream out) throws IOException {
 		String temporary = temporaryKey(key);
 		try {
-			long length = Await.result(this.operations.evalInteger(SNAPSHOT, List.of(key, temporary),
-					List.of(Long.toString(TEMPORARY_TTL.toMillis()))), this.timeout);
+			long length = this.channel.callScript(SNAPSHOT, LargeValueTransfer::integer, List.of(key, temporary),
+					(argv) -> argv.add(TEMPORARY_TTL.toMillis()), "download", key);
 			for (long offset = 0; offset < length; offset += this.chunkSize) {
 				long end = Math.min(offset + this.chunkSize, length) - 1;
-				try (ValueLease chunk = Await.result(this.operations.leaseRange(temporary, offset, end),
-						this.timeout)) {
+				try (ValueLease chunk = this.channel.await(this.operations.leaseRange(temporary, offset, end),
+						"download", key)) {
 					if (chunk == null || chunk.size() != end - offset + 1) {
 						throw new IllegalStateException("Temporary copy '" + temporary + "' of '" + key
 								+ "' changed while it was read");
@@ -123,7 +131,7 @@ final class LargeValueTransfer {
 
 	private void deleteQuietly(String temporary, @Nullable Throwable failure) {
 		try {
-			Await.result(this.operations.delete(temporary), this.timeout);
+			this.channel.await(this.operations.delete(temporary), "delete", temporary);
 		}
 		catch (RuntimeException ex) {
 			if (failure != null) {
@@ -132,10 +140,14 @@ final class LargeValueTransfer {
 		}
 	}
 
+	private static IntegerOutput<String, EncodedValue> integer() {
+		return new IntegerOutput<>(EncodedValueCodec.INSTANCE);
+	}
+
 	private String temporaryKey(String key) {
 		String tag = hashTag(key);
 		String temporary = "{" + ((tag != null) ? tag : key) + "}:slipcase:tmp:" + UUID.randomUUID();
-		if (this.operations.cluster && SlotHash.getSlot(temporary) != SlotHash.getSlot(key)) {
+		if (this.operations.cluster && !KeyGroups.sameSlot(temporary, key)) {
 			throw new IllegalArgumentException("Key '" + key + "' cannot be transferred in chunks on a cluster: "
 					+ "no temporary key of the same slot can be named for it; give it a hash tag such as {name}");
 		}

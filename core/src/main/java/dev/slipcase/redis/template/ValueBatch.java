@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
@@ -29,25 +30,21 @@ import io.netty.buffer.ByteBufAllocator;
  */
 public final class ValueBatch<V> extends ValueOperations<V> {
 
-	private final TemplateConnections connections;
+	private final Pipeline<String, EncodedValue> pipeline;
 
-	private final int database;
-
-	private final List<AsyncCommand<String, EncodedValue, ?>> commands = new ArrayList<>();
-
-	private final List<CompletableFuture<?>> rejected = new ArrayList<>();
+	/** The future of every operation, sent or rejected before sending. */
+	private final List<CompletableFuture<?>> futures = new ArrayList<>();
 
 	private boolean executed;
 
-	ValueBatch(TemplateConnections connections, int database, ValueFormat<V> format, ByteBufAllocator allocator) {
-		super(format, allocator, connections.isCluster());
-		this.connections = connections;
-		this.database = database;
+	ValueBatch(CommandChannel<String, EncodedValue> channel, ValueFormat<V> format, ByteBufAllocator allocator) {
+		super(format, allocator, channel.isCluster());
+		this.pipeline = channel.pipeline();
 	}
 
 	/** The number of commands collected so far. */
 	public int size() {
-		return this.commands.size();
+		return this.pipeline.size();
 	}
 
 	/**
@@ -59,37 +56,21 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 	public CompletableFuture<Void> execute() {
 		checkNotExecuted();
 		this.executed = true;
-		List<RedisCommand<String, EncodedValue, ?>> toSend = List.copyOf(this.commands);
-		if (!toSend.isEmpty()) {
-			this.connections.get(this.database).whenComplete((connection, ex) -> {
-				if (ex != null) {
-					toSend.forEach((command) -> command.completeExceptionally(AsyncValueTemplate.unwrap(ex)));
-					return;
-				}
-				try {
-					connection.dispatch(toSend);
-				}
-				catch (RuntimeException dispatchFailure) {
-					toSend.forEach((command) -> command.completeExceptionally(dispatchFailure));
-				}
-			});
-		}
-		List<CompletableFuture<?>> all = new ArrayList<>(this.commands);
-		all.addAll(this.rejected);
-		return CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+		this.pipeline.send();
+		return CompletableFuture.allOf(this.futures.toArray(CompletableFuture[]::new));
 	}
 
 	@Override
 	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
 		checkNotExecuted();
-		this.commands.add(command);
+		this.futures.add(this.pipeline.add(command));
 		return command;
 	}
 
 	@Override
 	<T> CompletableFuture<T> rejected(RuntimeException ex) {
 		CompletableFuture<T> failed = super.rejected(ex);
-		this.rejected.add(failed);
+		this.futures.add(failed);
 		return failed;
 	}
 

@@ -4,16 +4,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
@@ -45,6 +44,10 @@ import org.springframework.util.Assert;
  * <p>
  * Keys, values, field names and maps must not be {@code null} or contain {@code null}. Thread-safe
  * ({@link ValueBatch} aside, which one thread fills).
+ * <p>
+ * Longer than most classes because it is the template's whole command vocabulary, one short
+ * method per Redis operation; sending, grouping by slot and waiting live in
+ * {@link dev.slipcase.redis.lettuce}.
  *
  * @param <V> the type of values
  */
@@ -79,7 +82,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, or {@code null} when there is none. */
 	public CompletableFuture<@Nullable V> get(String key) {
 		requireKey(key);
-		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
@@ -130,7 +133,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		requireKey(key);
 		EncodedValue encoded;
 		try {
-			encoded = encode(key, value);
+			encoded = encode(key, null, value);
 		}
 		catch (SerializationException ex) {
 			return rejected(ex);
@@ -148,7 +151,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
 	public CompletableFuture<@Nullable V> getAndDelete(String key) {
 		requireKey(key);
-		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key), args().addKey(key)));
+		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
@@ -157,37 +160,20 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ordered.isEmpty()) {
 			return CompletableFuture.completedFuture(List.of());
 		}
-		if (!this.cluster) {
+		KeyGroups slots = slots(ordered);
+		if (slots.count() == 1) {
 			return mgetOneSlot(ordered);
 		}
-		Map<Integer, List<Integer>> bySlot = indexesBySlot(ordered);
-		if (bySlot.size() == 1) {
-			return mgetOneSlot(ordered);
+		List<CompletableFuture<List<@Nullable V>>> parts = new ArrayList<>(slots.count());
+		for (int slot = 0; slot < slots.count(); slot++) {
+			parts.add(mgetOneSlot(slots.select(slot, ordered)));
 		}
-		List<CompletableFuture<List<@Nullable V>>> parts = new ArrayList<>(bySlot.size());
-		List<List<Integer>> positions = new ArrayList<>(bySlot.size());
-		bySlot.values().forEach((indexes) -> {
-			parts.add(mgetOneSlot(indexes.stream().map(ordered::get).toList()));
-			positions.add(indexes);
-		});
-		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenApply((done) -> {
-			List<@Nullable V> result = new ArrayList<>(ordered.size());
-			for (int i = 0; i < ordered.size(); i++) {
-				result.add(null);
-			}
-			for (int part = 0; part < parts.size(); part++) {
-				List<@Nullable V> values = parts.get(part).join();
-				List<Integer> indexes = positions.get(part);
-				for (int i = 0; i < indexes.size(); i++) {
-					result.set(indexes.get(i), values.get(i));
-				}
-			}
-			return result;
-		});
+		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new))
+			.thenApply((done) -> slots.reassemble(parts.stream().map(CompletableFuture::join).toList()));
 	}
 
 	private CompletableFuture<List<@Nullable V>> mgetOneSlot(List<String> keys) {
-		return submit(command(CommandType.MGET, new DecodedListOutput<>(this.format, keys), args().addKeys(keys)));
+		return submit(command(CommandType.MGET, new DecodedListOutput<>(this.format, null, keys), args().addKeys(keys)));
 	}
 
 	/** Sets every key of {@code entries} to its value ({@code MSET}; on a cluster, one per slot). */
@@ -200,7 +186,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		List<EncodedValue> encoded = new ArrayList<>(keys.size());
 		try {
 			for (String key : keys) {
-				encoded.add(encode(key, entries.get(key)));
+				encoded.add(encode(key, null, entries.get(key)));
 			}
 		}
 		catch (RuntimeException ex) {
@@ -210,12 +196,12 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			}
 			throw ex;
 		}
-		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(keys).values() : List.of(allIndexes(keys));
-		List<CompletableFuture<String>> parts = new ArrayList<>(groups.size());
-		for (List<Integer> indexes : groups) {
+		KeyGroups slots = slots(keys);
+		List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
+		for (int slot = 0; slot < slots.count(); slot++) {
 			CommandArgs<String, EncodedValue> args = args();
-			List<EncodedValue> values = new ArrayList<>(indexes.size());
-			for (int index : indexes) {
+			List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
+			for (int index : slots.positions(slot)) {
 				args.addKey(keys.get(index)).addValue(encoded.get(index));
 				values.add(encoded.get(index));
 			}
@@ -249,12 +235,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ordered.isEmpty()) {
 			return CompletableFuture.completedFuture(0L);
 		}
-		Collection<List<Integer>> groups = this.cluster ? indexesBySlot(ordered).values()
-				: List.of(allIndexes(ordered));
+		KeyGroups slots = slots(ordered);
 		CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
-		for (List<Integer> indexes : groups) {
+		for (int slot = 0; slot < slots.count(); slot++) {
 			CompletableFuture<Long> part = submit(command(type, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
-					args().addKeys(indexes.stream().map(ordered::get).toList())));
+					args().addKeys(slots.select(slot, ordered))));
 			total = total.thenCombine(part, Long::sum);
 		}
 		return total;
@@ -279,7 +264,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	public CompletableFuture<@Nullable V> hget(String key, String field) {
 		requireKey(key);
 		requireField(field);
-		return submit(command(CommandType.HGET, new DecodedValueOutput<>(this.format, key + " field " + field),
+		return submit(command(CommandType.HGET, new DecodedValueOutput<>(this.format, key, field),
 				args().addKey(key).add(field)));
 	}
 
@@ -301,7 +286,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		try {
 			for (Map.Entry<String, ? extends V> entry : fields.entrySet()) {
 				requireField(entry.getKey());
-				EncodedValue value = encode(key, "field '" + entry.getKey() + "'", entry.getValue());
+				EncodedValue value = encode(key, entry.getKey(), entry.getValue());
 				encoded.add(value);
 				args.add(entry.getKey()).addValue(value);
 			}
@@ -326,10 +311,10 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		CommandArgs<String, EncodedValue> args = args().addKey(key);
 		for (String field : fields) {
 			requireField(field);
-			names.add(key + " field " + field);
+			names.add(field);
 			args.add(field);
 		}
-		return submit(command(CommandType.HMGET, new DecodedListOutput<>(this.format, names), args));
+		return submit(command(CommandType.HMGET, new DecodedListOutput<>(this.format, key, names), args));
 	}
 
 	/**
@@ -360,7 +345,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return submit(command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
 	}
 
-	/** {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}. */
+	/**
+	 * {@code SET key bytes PX ttl}, or {@code APPEND key bytes} when {@code ttl} is {@code null}.
+	 * Reference count ownership of {@code bytes} is transferred to this method: its command
+	 * releases them when done.
+	 */
 	CompletableFuture<Long> writeRaw(String key, EncodedValue bytes, @Nullable Duration ttl) {
 		if (ttl == null) {
 			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
@@ -372,29 +361,23 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			.thenApply((ok) -> (long) bytes.size());
 	}
 
-	/** {@code EVAL script} over {@code keys} and {@code argv}, for an integer reply. */
-	CompletableFuture<Long> evalInteger(String script, List<String> keys, List<String> argv) {
-		CommandArgs<String, EncodedValue> args = args().add(script).add(keys.size()).addKeys(keys);
-		argv.forEach(args::add);
-		return submit(command(CommandType.EVAL, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args));
-	}
-
-	private EncodedValue encode(String key, @Nullable V value) {
-		return encode(key, null, value);
-	}
-
-	/** {@code value} encoded for {@code key} (and {@code field}, for a hash); failures name both. */
+	/**
+	 * Serializes the value of {@code key} (or of {@code field} of the hash at {@code key}) into a
+	 * pooled buffer. The caller is responsible for releasing the returned value, normally by
+	 * handing it to the command that sends it.
+	 * @throws KeyedSerializationException naming the key when the format cannot write the value
+	 */
 	private EncodedValue encode(String key, @Nullable String field, @Nullable V value) {
 		if (value == null) {
-			throw new IllegalArgumentException(
-					"value of key '" + key + "'" + ((field != null) ? ", " + field + "," : "") + " must not be null");
+			throw new IllegalArgumentException("value of '" + ((field != null) ? key + " field " + field : key)
+					+ "' must not be null");
 		}
 		try {
 			return EncodedValue.encode(this.format, value, this.allocator);
 		}
 		catch (SerializationException ex) {
-			throw KeyedSerializationException.of(key, (field != null)
-					? new SerializationException(field + ": " + ex.getMessage(), ex) : ex);
+			throw KeyedSerializationException.of(key,
+					(field != null) ? new SerializationException("field '" + field + "': " + ex.getMessage(), ex) : ex);
 		}
 	}
 
@@ -413,20 +396,9 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return new CommandArgs<>(EncodedValueCodec.INSTANCE);
 	}
 
-	private static Map<Integer, List<Integer>> indexesBySlot(List<String> keys) {
-		Map<Integer, List<Integer>> bySlot = new LinkedHashMap<>();
-		for (int i = 0; i < keys.size(); i++) {
-			bySlot.computeIfAbsent(SlotHash.getSlot(keys.get(i)), (slot) -> new ArrayList<>()).add(i);
-		}
-		return bySlot;
-	}
-
-	private static List<Integer> allIndexes(List<String> keys) {
-		List<Integer> indexes = new ArrayList<>(keys.size());
-		for (int i = 0; i < keys.size(); i++) {
-			indexes.add(i);
-		}
-		return indexes;
+	/** One group per cluster slot on a cluster (a multi-key command must stay in one), else one group. */
+	private KeyGroups slots(List<String> keys) {
+		return this.cluster ? KeyGroups.bySlot(keys) : KeyGroups.all(keys.size());
 	}
 
 	static void requireKey(String key) {

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -12,16 +13,17 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.codec.FormatDecoding;
+import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
+import dev.slipcase.redis.lettuce.ConnectionHolder;
+import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.protocol.CommandType;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.PooledByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -47,34 +49,35 @@ import org.springframework.util.Assert;
  * cluster, multi-key operations are split by slot and reassembled in the caller's order.
  * <p>
  * The sync methods wait up to the command timeout of the client configuration, then cancel the
- * command; they throw {@code SerializationException} for values that cannot be written or read,
- * Lettuce's {@code RedisException}s otherwise. Instances are immutable and thread-safe. The
+ * command. They throw {@code SerializationException} for values that cannot be written or read,
+ * otherwise Spring's {@code DataAccessException}s, as Spring Data Redis translates Lettuce's
+ * failures: {@code RedisSystemException} for an error reply, {@code QueryTimeoutException} for a
+ * command that timed out (and was cancelled), {@code RedisConnectionFailureException} for a lost
+ * connection. The futures of {@link #async()} and {@link #batch()} fail with Lettuce's own
+ * exceptions, unchanged. Instances are immutable and thread-safe. The
  * template owns the connections it opened (closed by {@link #close()}, which every view shares),
  * never the client.
+ * <p>
+ * Longer than most classes because it is the sync API, one documented method per operation, each
+ * a line or two over {@link AsyncValueTemplate}.
  *
  * @param <V> the type of values
  */
 public final class ValueTemplate<V> implements AutoCloseable {
 
-	private final TemplateConnections connections;
+	private final CommandChannel<String, EncodedValue> channel;
+
+	private final TemplateSettings<V> settings;
 
 	private final AsyncValueTemplate<V> async;
 
 	private final LargeValueTransfer largeValues;
 
-	private final boolean callerDecoding;
-
-	private ValueTemplate(TemplateConnections connections, int database, ValueFormat<V> format,
-			ByteBufAllocator allocator, int chunkSize) {
-		this(connections, new AsyncValueTemplate<>(connections, database, format, allocator), chunkSize, false);
-	}
-
-	private ValueTemplate(TemplateConnections connections, AsyncValueTemplate<V> async, int chunkSize,
-			boolean callerDecoding) {
-		this.connections = connections;
-		this.async = async;
-		this.largeValues = new LargeValueTransfer(async, connections.timeout(), chunkSize);
-		this.callerDecoding = callerDecoding;
+	private ValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
+		this.channel = channel.forDatabase(settings.database());
+		this.settings = settings;
+		this.async = new AsyncValueTemplate<>(this.channel, settings);
+		this.largeValues = new LargeValueTransfer(this.async, settings.chunkSize());
 	}
 
 	/**
@@ -87,29 +90,17 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		Assert.notNull(factory, "factory must not be null");
 		requireFormat(format);
 		AbstractRedisClient client = factory.getRequiredNativeClient();
-		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
 		if (!(client instanceof RedisClusterClient) && !(client instanceof RedisClient)) {
 			throw new IllegalArgumentException("Unsupported native client " + client.getClass().getName());
 		}
 		boolean cluster = client instanceof RedisClusterClient;
 		int defaultDatabase = cluster ? 0 : factory.getDatabase();
 		// Each connection comes from the factory's client of the moment: stopping the factory shuts its
-		// client down and starting it makes a new one, and TemplateConnections then opens a new connection
-		// in place of the one closed with the old client. The client's own RedisURI (SSL, auth, Sentinel,
+		// client down and starting it makes a new one, and the holder then opens a new connection in
+		// place of the one closed with the old client. The client's own RedisURI (SSL, auth, Sentinel,
 		// database) has no public getter: connect with it.
-		TemplateConnections.Connector connector = (database) -> CompletableFuture
-			.supplyAsync(() -> connect(factory.getRequiredNativeClient()), ValueTemplate::connectThread)
-			.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<String, EncodedValue> standalone)
-					? select(standalone, database, defaultDatabase) : CompletableFuture.completedFuture(connection));
-		return new ValueTemplate<>(new TemplateConnections(connector, cluster, defaultDatabase, timeout),
-				defaultDatabase, format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
-	}
-
-	private static StatefulConnection<String, EncodedValue> connect(AbstractRedisClient client) {
-		if (client instanceof RedisClusterClient clusterClient) {
-			return clusterClient.connect(EncodedValueCodec.INSTANCE);
-		}
-		return ((RedisClient) client).connect(EncodedValueCodec.INSTANCE);
+		return create(Connectors.following(factory::getRequiredNativeClient, EncodedValueCodec.INSTANCE, defaultDatabase),
+				cluster, defaultDatabase, factory.getClientConfiguration().getCommandTimeout(), format);
 	}
 
 	/**
@@ -122,12 +113,8 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		Assert.notNull(client, "client must not be null");
 		Assert.notNull(uri, "uri must not be null");
 		requireFormat(format);
-		TemplateConnections.Connector connector = (database) -> client
-			.connectAsync(EncodedValueCodec.INSTANCE, RedisURI.builder(uri).withDatabase(database).build())
-			.toCompletableFuture()
-			.thenApply((connection) -> connection);
-		return new ValueTemplate<>(new TemplateConnections(connector, false, uri.getDatabase(), uri.getTimeout()),
-				uri.getDatabase(), format, PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return create(Connectors.of(client, uri, EncodedValueCodec.INSTANCE), false, uri.getDatabase(), uri.getTimeout(),
+				format);
 	}
 
 	/**
@@ -136,17 +123,18 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * @param format the value format, never {@code null}
 	 */
 	public static <V> ValueTemplate<V> create(RedisClusterClient client, ValueFormat<V> format) {
-		return create(client, format, RedisURI.DEFAULT_TIMEOUT_DURATION);
-	}
-
-	private static <V> ValueTemplate<V> create(RedisClusterClient client, ValueFormat<V> format, Duration timeout) {
 		Assert.notNull(client, "client must not be null");
 		requireFormat(format);
-		// connect() loads the cluster's partitions first when the client has none yet; connectAsync does not
-		TemplateConnections.Connector connector = (database) -> CompletableFuture
-			.supplyAsync(() -> client.connect(EncodedValueCodec.INSTANCE), ValueTemplate::connectThread);
-		return new ValueTemplate<>(new TemplateConnections(connector, true, 0, timeout), 0, format,
-				PooledByteBufAllocator.DEFAULT, LargeValueTransfer.DEFAULT_CHUNK_SIZE);
+		return create(Connectors.of(client, EncodedValueCodec.INSTANCE), true, 0, RedisURI.DEFAULT_TIMEOUT_DURATION,
+				format);
+	}
+
+	private static <V> ValueTemplate<V> create(Connector<String, EncodedValue> connector, boolean cluster,
+			int defaultDatabase, Duration timeout, ValueFormat<V> format) {
+		ConnectionHolder<String, EncodedValue> connections = ConnectionHolder.opening(connector,
+				EncodedValueCodec.INSTANCE, cluster, defaultDatabase, timeout);
+		return new ValueTemplate<>(new CommandChannel<>(connections, defaultDatabase, timeout),
+				TemplateSettings.of(defaultDatabase, format));
 	}
 
 	/**
@@ -158,22 +146,22 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (database < 0) {
 			throw new IllegalArgumentException("database must not be negative, was " + database);
 		}
-		if (this.connections.isCluster() && database != 0) {
+		if (this.channel.isCluster() && database != 0) {
 			throw new IllegalArgumentException("A Redis Cluster has only database 0, not " + database);
 		}
-		return view(database, this.async.format, this.async.allocator, chunkSize(), this.callerDecoding);
+		return new ValueTemplate<>(this.channel, this.settings.withDatabase(database));
 	}
 
 	/** A view of this template for values of another format, sharing its connections. */
 	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
 		requireFormat(format);
-		return view(this.async.database(), format, this.async.allocator, chunkSize(), this.callerDecoding);
+		return new ValueTemplate<>(this.channel, this.settings.withFormat(format));
 	}
 
 	/** A view of this template that takes its buffers from {@code allocator}. */
 	public ValueTemplate<V> withAllocator(ByteBufAllocator allocator) {
 		Assert.notNull(allocator, "allocator must not be null");
-		return view(this.async.database(), this.async.format, allocator, chunkSize(), this.callerDecoding);
+		return new ValueTemplate<>(this.channel, this.settings.withAllocator(allocator));
 	}
 
 	/**
@@ -184,29 +172,20 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * parsing; the default decodes in place on the event loop, with no copy at all.
 	 */
 	public ValueTemplate<V> withCallerThreadDecoding() {
-		return new ValueTemplate<>(this.connections, this.async, chunkSize(), true);
+		return new ValueTemplate<>(this.channel, this.settings.withCallerThreadDecoding());
 	}
 
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
-		return view(this.async.database(), this.async.format, this.async.allocator, chunkSize, this.callerDecoding);
+		if (chunkSize < 1) {
+			throw new IllegalArgumentException("chunkSize must be at least 1, was " + chunkSize);
+		}
+		return new ValueTemplate<>(this.channel, this.settings.withChunkSize(chunkSize));
 	}
 
-	/** A view on the same connections with these settings; every view method keeps the others. */
-	private <T> ValueTemplate<T> view(int database, ValueFormat<T> format, ByteBufAllocator allocator, int chunkSize,
-			boolean callerDecoding) {
-		return new ValueTemplate<>(this.connections, new AsyncValueTemplate<>(this.connections, database, format,
-				allocator), chunkSize, callerDecoding);
-	}
-
-	/** The chunk size large values are transferred in. */
-	int chunkSize() {
-		return this.largeValues.chunkSize();
-	}
-
-	/** Whether sync reads decode on the calling thread. */
-	boolean isCallerThreadDecoding() {
-		return this.callerDecoding;
+	/** The settings of this view, for tests. */
+	TemplateSettings<V> settings() {
+		return this.settings;
 	}
 
 	/** The {@code CompletableFuture} form of this template. */
@@ -226,103 +205,103 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
-		if (this.callerDecoding) {
-			return decodeHere(await(this.async.lease(CommandType.GET, key, null)), key);
+		if (this.settings.callerThreadDecoding()) {
+			return decodeHere(await(this.async.lease(CommandType.GET, key, null), "get", key), key, null);
 		}
-		return await(this.async.get(key));
+		return await(this.async.get(key), "get", key);
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
 	public void set(String key, V value) {
-		await(this.async.setAcknowledged(key, value, null));
+		await(this.async.setAcknowledged(key, value, null), "set", key);
 	}
 
 	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
 	public void set(String key, V value, Duration ttl) {
 		Assert.notNull(ttl, "ttl must not be null");
-		await(this.async.setAcknowledged(key, value, ttl));
+		await(this.async.setAcknowledged(key, value, ttl), "set", key);
 	}
 
 	/** Sets {@code key} only when it does not exist; whether it was set. {@code ttl} may be {@code null}. */
 	public boolean setIfAbsent(String key, V value, @Nullable Duration ttl) {
-		return await(this.async.setIfAbsent(key, value, ttl));
+		return await(this.async.setIfAbsent(key, value, ttl), "set", key);
 	}
 
 	/** Sets {@code key} only when it exists; whether it was set. {@code ttl} may be {@code null}. */
 	public boolean setIfPresent(String key, V value, @Nullable Duration ttl) {
-		return await(this.async.setIfPresent(key, value, ttl));
+		return await(this.async.setIfPresent(key, value, ttl), "set", key);
 	}
 
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
-		if (this.callerDecoding) {
-			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null)), key);
+		if (this.settings.callerThreadDecoding()) {
+			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null), "get and delete", key), key, null);
 		}
-		return await(this.async.getAndDelete(key));
+		return await(this.async.getAndDelete(key), "get and delete", key);
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
 	public List<@Nullable V> mget(Collection<String> keys) {
-		return await(this.async.mget(keys));
+		return await(this.async.mget(keys), "get", keys);
 	}
 
 	/** Sets every key of {@code entries} (on a cluster, atomically per slot only). */
 	public void mset(Map<String, ? extends V> entries) {
-		await(this.async.mset(entries));
+		await(this.async.mset(entries), "set", entries.keySet());
 	}
 
 	/** Deletes {@code keys}; how many existed. */
 	public long delete(String... keys) {
-		return await(this.async.delete(keys));
+		return await(this.async.delete(keys), "delete", Arrays.asList(keys));
 	}
 
 	/** Deletes {@code keys}; how many existed. */
 	public long delete(Collection<String> keys) {
-		return await(this.async.delete(keys));
+		return await(this.async.delete(keys), "delete", keys);
 	}
 
 	/** How many of {@code keys} exist. */
 	public long exists(String... keys) {
-		return await(this.async.exists(keys));
+		return await(this.async.exists(keys), "look up", Arrays.asList(keys));
 	}
 
 	/** How many of {@code keys} exist. */
 	public long exists(Collection<String> keys) {
-		return await(this.async.exists(keys));
+		return await(this.async.exists(keys), "look up", keys);
 	}
 
 	/** Makes {@code key} expire after {@code ttl}; whether the key exists. */
 	public boolean expire(String key, Duration ttl) {
-		return await(this.async.expire(key, ttl));
+		return await(this.async.expire(key, ttl), "expire", key);
 	}
 
 	/** Adds {@code delta} to the integer at {@code key}; the new value. */
 	public long incrementBy(String key, long delta) {
-		return await(this.async.incrementBy(key, delta));
+		return await(this.async.incrementBy(key, delta), "increment", key);
 	}
 
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
 	public @Nullable V hget(String key, String field) {
-		if (this.callerDecoding) {
+		if (this.settings.callerThreadDecoding()) {
 			Assert.notNull(field, "field must not be null");
-			return decodeHere(await(this.async.lease(CommandType.HGET, key, field)), key + " field " + field);
+			return decodeHere(await(this.async.lease(CommandType.HGET, key, field), "get a field of", key), key, field);
 		}
-		return await(this.async.hget(key, field));
+		return await(this.async.hget(key, field), "get a field of", key);
 	}
 
 	/** Sets {@code field} of the hash at {@code key}; whether the field is new. */
 	public boolean hset(String key, String field, V value) {
-		return await(this.async.hset(key, field, value));
+		return await(this.async.hset(key, field, value), "set a field of", key);
 	}
 
 	/** Sets several fields of the hash at {@code key}; the number of new fields. */
 	public long hset(String key, Map<String, ? extends V> fields) {
-		return await(this.async.hset(key, fields));
+		return await(this.async.hset(key, fields), "set fields of", key);
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
 	public List<@Nullable V> hmget(String key, Collection<String> fields) {
-		return await(this.async.hmget(key, fields));
+		return await(this.async.hmget(key, fields), "get fields of", key);
 	}
 
 	/**
@@ -330,7 +309,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * caller is responsible for closing the returned lease, which releases the buffer.
 	 */
 	public @Nullable ValueLease lease(String key) {
-		return await(this.async.lease(key));
+		return await(this.async.lease(key), "lease", key);
 	}
 
 	/**
@@ -364,41 +343,22 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	/** Closes every connection this template and its views opened; the client is left alone. */
 	@Override
 	public void close() {
-		this.connections.close();
+		this.channel.connections().close();
 	}
 
-	private @Nullable V decodeHere(@Nullable ValueLease lease, String where) {
+	private @Nullable V decodeHere(@Nullable ValueLease lease, String key, @Nullable String field) {
 		if (lease == null) {
 			return null;
 		}
 		try (lease) {
-			return FormatDecoding.decode(this.async.format, lease.content(), where);
+			ValueFormat<V> format = this.settings.format();
+			return (field != null) ? FormatDecoding.decodeField(format, lease.content(), key, field)
+					: FormatDecoding.decode(format, lease.content(), key);
 		}
 	}
 
-	private <T> T await(CompletableFuture<T> future) {
-		return Await.result(future, this.connections.timeout());
-	}
-
-	private static CompletableFuture<StatefulConnection<String, EncodedValue>> select(
-			StatefulRedisConnection<String, EncodedValue> connection, int database, int current) {
-		if (database == current) {
-			return CompletableFuture.completedFuture(connection);
-		}
-		// Lettuce remembers a successful SELECT and selects again after a reconnect
-		return connection.async().select(database).toCompletableFuture().handle((ok, ex) -> {
-			if (ex != null) {
-				connection.closeAsync();
-				throw new IllegalStateException("Cannot select database " + database, ex);
-			}
-			return connection;
-		});
-	}
-
-	private static void connectThread(Runnable connect) {
-		Thread thread = new Thread(connect, "slipcase-connect");
-		thread.setDaemon(true);
-		thread.start();
+	private <T> T await(CompletableFuture<T> future, String action, @Nullable Object key) {
+		return this.channel.await(future, action, key);
 	}
 
 	private static void requireFormat(ValueFormat<?> format) {

@@ -15,16 +15,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.serializer.GenericToStringSerializer;
+import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * The behaviour every kind of server (standalone 7.0, 6.2, cluster) must show; subclasses connect.
@@ -38,6 +41,9 @@ abstract class ShardedTemplateContract {
 	static final RedisSerializer<String> STRINGS = StringRedisSerializer.UTF_8;
 
 	static final RedisSerializer<Long> LONGS = new GenericToStringSerializer<>(Long.class);
+
+	/** Java serialization: cannot write what is not {@code Serializable}, nor read what it did not write. */
+	static final RedisSerializer<Object> JAVA = new JdkSerializationRedisSerializer();
 
 	/** The factory under test, connected to the server of the subclass. */
 	abstract ShardedTemplates templates();
@@ -615,6 +621,64 @@ abstract class ShardedTemplateContract {
 		ShardedTemplate<String> template = template(ShardedNamespace.builder(namespace().build().name()).build(), STRINGS);
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(template::migrator)
 			.withMessageContaining("key prefix");
+	}
+
+	@Test
+	void aValueTheSerializerCannotWriteNamesItsKey() {
+		ShardedTemplate<Object> template = template(namespace().build(), JAVA);
+		Object notSerializable = new Object();
+		assertNamesKey(() -> template.set(key(template, 1), notSerializable), key(template, 1));
+		assertNamesKey(() -> template.set(key(template, 1), notSerializable, Duration.ofMinutes(1)), key(template, 1));
+		assertNamesKey(() -> template.setIfAbsent(key(template, 2), notSerializable), key(template, 2));
+		assertNamesKey(() -> template.multiSet(Map.of(key(template, 3), notSerializable)), key(template, 3));
+		assertThat(template.exists(key(template, 1))).isFalse();
+	}
+
+	@Test
+	void getOfAValueTheSerializerCannotReadNamesItsKey() {
+		ShardedTemplate<Object> template = template(namespace().build(), JAVA);
+		redis().hset(template.namespace().ownedKeyPrefix() + "n:0}", "5", "not java serialization");
+		assertThat(assertNamesKey(() -> template.get(key(template, 5)), key(template, 5)))
+			.hasMessageContaining(template.namespace().name());
+	}
+
+	@Test
+	void multiGetNamesTheKeyItCannotRead() {
+		ShardedTemplate<Object> template = template(namespace().build(), JAVA);
+		template.set(key(template, 1), "readable");
+		redis().hset(template.namespace().ownedKeyPrefix() + "n:0}", "5", "not java serialization");
+		assertNamesKey(() -> template.multiGet(List.of(key(template, 1), key(template, 5))), key(template, 5));
+	}
+
+	@Test
+	void forEachNamesTheKeyItCannotRead() {
+		ShardedTemplate<Object> template = template(namespace().build(), JAVA);
+		redis().hset(template.namespace().ownedKeyPrefix() + "n:0}", "5", "not java serialization");
+		assertNamesKey(() -> template.forEach((key, value) -> {
+		}), key(template, 5));
+	}
+
+	@Test
+	void anIncrementRedisRefusesNamesTheKey() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "abc");
+		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.incrByFloat(key(template, 1), 1))
+			.withMessageContaining("'" + key(template, 1) + "'");
+	}
+
+	@Test
+	void migratorLeavesAPlainValueTheSerializerCannotReadInPlace() {
+		ShardedTemplate<Object> template = template(namespace().build(), JAVA);
+		redis().set(key(template, 1), "not java serialization");
+		assertThat(template.migrator().migrate(10, null)).isEqualTo(new MigrationProgress(1, 0, 0, 1, 0, true));
+		assertThat(redis().get(key(template, 1))).isEqualTo("not java serialization");
+	}
+
+	static Throwable assertNamesKey(ThrowingCallable call, String key) {
+		Throwable thrown = catchThrowable(call);
+		assertThat(thrown).isInstanceOf(KeyedSerializationException.class).hasMessageContaining("key '" + key + "'");
+		assertThat(((KeyedSerializationException) thrown).key()).isEqualTo(key);
+		return thrown;
 	}
 
 	List<String> overflowKeys(ShardedTemplate<?> template) {

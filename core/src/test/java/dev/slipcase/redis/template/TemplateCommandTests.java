@@ -1,5 +1,6 @@
 package dev.slipcase.redis.template;
 
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
@@ -14,9 +15,10 @@ import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link TemplateCommand} and {@link LeaseOutput}: every way a command can end releases
+ * Tests for {@link TemplateCommand}, {@link LeaseOutput} and leases: every way a command can end releases
  * the buffers it owns exactly once, and a lease that reached the caller stays the caller's. Driven
  * the way Lettuce drives them (output {@code set}, then {@code complete()}), without a server.
  */
@@ -93,6 +95,18 @@ class TemplateCommandTests {
 		try (ValueLease lease = command.join()) {
 			assertThat(lease.content().toString(StandardCharsets.UTF_8)).isEqualTo("abc");
 		}
+	}
+
+	@Test
+	void aClosedLeaseRefusesEveryAccessorIncludingItsSize() {
+		ValueLease lease = ValueLease.of(Unpooled.copiedBuffer("abc", StandardCharsets.UTF_8));
+		assertThat(lease.size()).isEqualTo(3);
+		lease.close();
+		assertThatIllegalStateException().isThrownBy(lease::size).withMessageContaining("closed");
+		assertThatIllegalStateException().isThrownBy(lease::content).withMessageContaining("closed");
+		assertThatIllegalStateException().isThrownBy(() -> lease.writeTo(OutputStream.nullOutputStream()))
+			.withMessageContaining("closed");
+		assertThat(lease).hasToString("ValueLease[closed]");
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.test.RedisServer;
@@ -15,12 +16,16 @@ import dev.slipcase.redis.testformat.PickyFormat;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.netty.buffer.AbstractByteBufAllocator;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.serializer.SerializationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,8 +33,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Faults against a private real Redis: the connection killed mid-batch (with and without Lettuce's
- * auto-reconnect), serialization failures that must not cost the shared connection, and a lease
- * that is never closed.
+ * auto-reconnect), serialization failures that must not cost the shared connection, a command
+ * that times out, and a lease that is never closed.
  */
 class ValueTemplateFaultTests {
 
@@ -113,6 +118,26 @@ class ValueTemplateFaultTests {
 	}
 
 	@Test
+	void aCommandThatTimesOutIsCancelledAndReleasesItsBufferAtOnce() {
+		RecordingAllocator allocator = new RecordingAllocator();
+		RedisURI uri = RedisURI.builder(RedisURI.create(redis.endpoint().uri())).withTimeout(Duration.ofMillis(300)).build();
+		try (ValueTemplate<String> template = ValueTemplate.create(this.client, uri, PickyFormat.INSTANCE)
+			.withAllocator(allocator)) {
+			template.set("warm-up", "connects");
+			allocator.buffers.clear();
+			redis.command("CLIENT", "PAUSE", "10000", "WRITE");
+			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> template.set("k", "v".repeat(1000)))
+				.withMessageContaining("'k'")
+				.withMessageContaining("cancelled");
+			// Redis still holds the SET: only a cancelled command has released its value already
+			assertThat(allocator.buffers).singleElement().satisfies((buffer) -> assertThat(buffer.refCnt()).isZero());
+			redis.command("CLIENT", "UNPAUSE");
+			template.set("after", "carries on");
+			assertThat(template.get("after")).isEqualTo("carries on");
+		}
+	}
+
+	@Test
 	void aLeaseNeverClosedIsReportedByTheLeakDetector() {
 		try (ValueTemplate<String> template = template()) {
 			template.set("k", "x".repeat(1000));
@@ -176,6 +201,37 @@ class ValueTemplateFaultTests {
 			}).get(30, TimeUnit.SECONDS);
 		}
 		return sets;
+	}
+
+	/** Unpooled direct buffers (never recycled, so a released one stays released), each one recorded. */
+	private static final class RecordingAllocator extends AbstractByteBufAllocator {
+
+		final List<ByteBuf> buffers = new CopyOnWriteArrayList<>();
+
+		RecordingAllocator() {
+			super(true);
+		}
+
+		@Override
+		protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
+			return record(UnpooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity));
+		}
+
+		@Override
+		protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
+			return record(UnpooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity));
+		}
+
+		private ByteBuf record(ByteBuf buffer) {
+			this.buffers.add(buffer);
+			return buffer;
+		}
+
+		@Override
+		public boolean isDirectBufferPooled() {
+			return false;
+		}
+
 	}
 
 	private static String value(int i) {

@@ -31,7 +31,6 @@ import org.springframework.data.redis.serializer.SerializationException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link ValueTemplate} against a real standalone Redis: every operation in its sync,
@@ -291,55 +290,6 @@ class ValueTemplateTests {
 		}
 		assertThat(content.refCnt()).isZero();
 		assertThat(strings.lease("missing")).isNull();
-	}
-
-	@Test
-	void aClosedLeaseRefusesEveryAccessorSizeIncluded() {
-		strings.set("k", "lease me");
-		ValueLease lease = strings.lease("k");
-		assertThat(lease).isNotNull();
-		lease.close();
-		assertThatIllegalStateException().isThrownBy(lease::size);
-		assertThatIllegalStateException().isThrownBy(lease::content);
-		assertThatIllegalStateException().isThrownBy(() -> lease.decode(Utf8TestFormat.INSTANCE));
-		assertThat(lease).hasToString("ValueLease[closed]");
-	}
-
-	@Test
-	void everyViewKeepsEverySettingItDoesNotChange() {
-		io.netty.buffer.ByteBufAllocator allocator = io.netty.buffer.UnpooledByteBufAllocator.DEFAULT;
-		List<java.util.function.UnaryOperator<ValueTemplate<?>>> views = List.of((t) -> t.forDatabase(1),
-				(t) -> t.withFormat(PointFormat.INSTANCE), (t) -> t.withAllocator(allocator),
-				ValueTemplate::withCallerThreadDecoding, (t) -> t.withChunkSize(777));
-		for (List<Integer> order : permutations(List.of(0, 1, 2, 3, 4))) {
-			ValueTemplate<?> view = strings;
-			for (int step : order) {
-				view = views.get(step).apply(view);
-			}
-			assertThat(view.database()).as("database after %s", order).isEqualTo(1);
-			assertThat(view.async().format).as("format after %s", order).isSameAs(PointFormat.INSTANCE);
-			assertThat(view.async().allocator).as("allocator after %s", order).isSameAs(allocator);
-			assertThat(view.isCallerThreadDecoding()).as("caller-thread decoding after %s", order).isTrue();
-			assertThat(view.chunkSize()).as("chunk size after %s", order).isEqualTo(777);
-		}
-	}
-
-	private static List<List<Integer>> permutations(List<Integer> items) {
-		if (items.isEmpty()) {
-			return List.of(List.of());
-		}
-		List<List<Integer>> all = new ArrayList<>();
-		for (Integer first : items) {
-			List<Integer> rest = new ArrayList<>(items);
-			rest.remove(first);
-			for (List<Integer> tail : permutations(rest)) {
-				List<Integer> order = new ArrayList<>();
-				order.add(first);
-				order.addAll(tail);
-				all.add(order);
-			}
-		}
-		return all;
 	}
 
 	@Test

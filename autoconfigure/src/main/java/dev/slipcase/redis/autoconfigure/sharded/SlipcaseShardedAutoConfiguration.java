@@ -17,6 +17,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -61,7 +62,7 @@ public final class SlipcaseShardedAutoConfiguration {
 		try {
 			return ShardedTemplates.create(connectionFactory::getRequiredNativeClient);
 		}
-		catch (RedisException ex) {
+		catch (RedisException | DataAccessException ex) {
 			throw ShardedNamespaceBeans.unreachable("spring.data.redis", ex);
 		}
 	}

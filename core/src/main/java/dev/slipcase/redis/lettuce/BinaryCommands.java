@@ -1,0 +1,166 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.List;
+import java.util.Map;
+
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.ArrayOutput;
+import io.lettuce.core.output.BooleanOutput;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.DoubleOutput;
+import io.lettuce.core.output.IntegerListOutput;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.MapOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.output.ValueListOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandKeyword;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Redis commands on {@code byte[]} keys and values, built as Lettuce commands that a
+ * {@link CommandChannel} or {@link Pipeline} sends: the vocabulary a byte-level store chooses its
+ * commands from. Each method returns a new command, which is the future of its reply. The arrays
+ * passed in are sent as they are and must not be changed until the command completes.
+ */
+public final class BinaryCommands {
+
+	private static final ByteArrayCodec CODEC = ByteArrayCodec.INSTANCE;
+
+	private BinaryCommands() {
+	}
+
+	/** {@code GET key}: the value, or {@code null}. */
+	public static AsyncCommand<byte[], byte[], byte @Nullable []> get(byte[] key) {
+		return command(CommandType.GET, new ValueOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code SET key value NX}: {@code "OK"}, or {@code null} when the key exists. */
+	public static AsyncCommand<byte[], byte[], @Nullable String> setIfAbsent(byte[] key, byte[] value) {
+		return command(CommandType.SET, new StatusOutput<>(CODEC), args().addKey(key).addValue(value).add(CommandKeyword.NX));
+	}
+
+	/** {@code EXISTS key}: 1 or 0. */
+	public static AsyncCommand<byte[], byte[], Long> exists(byte[] key) {
+		return command(CommandType.EXISTS, new IntegerOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code DEL key}: 1 when the key existed, else 0. */
+	public static AsyncCommand<byte[], byte[], Long> del(byte[] key) {
+		return command(CommandType.DEL, new IntegerOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code PTTL key}: the TTL in milliseconds, -1 without one, -2 when the key does not exist. */
+	public static AsyncCommand<byte[], byte[], Long> pttl(byte[] key) {
+		return command(CommandType.PTTL, new IntegerOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code PEXPIRE key millis}: whether the key exists. */
+	public static AsyncCommand<byte[], byte[], Boolean> pexpire(byte[] key, long millis) {
+		return command(CommandType.PEXPIRE, new BooleanOutput<>(CODEC), args().addKey(key).add(millis));
+	}
+
+	/** {@code PERSIST key}: whether a TTL was removed. */
+	public static AsyncCommand<byte[], byte[], Boolean> persist(byte[] key) {
+		return command(CommandType.PERSIST, new BooleanOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code INCRBY key delta}: the new value. */
+	public static AsyncCommand<byte[], byte[], Long> incrby(byte[] key, long delta) {
+		return command(CommandType.INCRBY, new IntegerOutput<>(CODEC), args().addKey(key).add(delta));
+	}
+
+	/** {@code INCRBYFLOAT key delta}: the new value. */
+	public static AsyncCommand<byte[], byte[], Double> incrbyfloat(byte[] key, double delta) {
+		return command(CommandType.INCRBYFLOAT, new DoubleOutput<>(CODEC), args().addKey(key).add(delta));
+	}
+
+	/** {@code HGET key field}: the value, or {@code null}. */
+	public static AsyncCommand<byte[], byte[], byte @Nullable []> hget(byte[] key, byte[] field) {
+		return command(CommandType.HGET, new ValueOutput<>(CODEC), args().addKey(key).addKey(field));
+	}
+
+	/** {@code HMGET key fields...}: the values in the order of the fields, {@code null} where absent. */
+	public static AsyncCommand<byte[], byte[], List<byte @Nullable []>> hmget(byte[] key, List<byte[]> fields) {
+		return command(CommandType.HMGET, new ValueListOutput<>(CODEC), args().addKey(key).addKeys(fields));
+	}
+
+	/** {@code HEXISTS key field}. */
+	public static AsyncCommand<byte[], byte[], Boolean> hexists(byte[] key, byte[] field) {
+		return command(CommandType.HEXISTS, new BooleanOutput<>(CODEC), args().addKey(key).addKey(field));
+	}
+
+	/** {@code HGETALL key}: fields and values (keyed by array identity). */
+	public static AsyncCommand<byte[], byte[], Map<byte[], byte[]>> hgetall(byte[] key) {
+		return command(CommandType.HGETALL, new MapOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code HLEN key}. */
+	public static AsyncCommand<byte[], byte[], Long> hlen(byte[] key) {
+		return command(CommandType.HLEN, new IntegerOutput<>(CODEC), args().addKey(key));
+	}
+
+	/** {@code HPEXPIRE key millis FIELDS 1 field} (Redis 7.4+): per field 1 when set, -2 when absent. */
+	public static AsyncCommand<byte[], byte[], List<Long>> hpexpire(byte[] key, long millis, byte[] field) {
+		return fieldCommand(CommandType.HPEXPIRE, args().addKey(key).add(millis), field);
+	}
+
+	/** {@code HPERSIST key FIELDS 1 field} (Redis 7.4+): per field 1 when a TTL was removed. */
+	public static AsyncCommand<byte[], byte[], List<Long>> hpersist(byte[] key, byte[] field) {
+		return fieldCommand(CommandType.HPERSIST, args().addKey(key), field);
+	}
+
+	/** {@code HPTTL key FIELDS 1 field} (Redis 7.4+): per field its TTL, as {@code PTTL} gives it. */
+	public static AsyncCommand<byte[], byte[], List<Long>> hpttl(byte[] key, byte[] field) {
+		return fieldCommand(CommandType.HPTTL, args().addKey(key), field);
+	}
+
+	/** {@code OBJECT ENCODING key}: the encoding, or {@code null} when the key does not exist. */
+	public static AsyncCommand<byte[], byte[], @Nullable String> objectEncoding(byte[] key) {
+		return command(CommandType.OBJECT, new StatusOutput<>(CODEC), args().add(CommandKeyword.ENCODING).addKey(key));
+	}
+
+	/** {@code MEMORY USAGE key}: bytes, or {@code null} when the key does not exist. */
+	public static AsyncCommand<byte[], byte[], @Nullable Long> memoryUsage(byte[] key) {
+		return command(CommandType.MEMORY, new IntegerOutput<>(CODEC), args().add(CommandKeyword.USAGE).addKey(key));
+	}
+
+	/** {@code CONFIG GET parameter}: the parameters matched and their values. */
+	public static AsyncCommand<byte[], byte[], Map<byte[], byte[]>> configGet(String parameter) {
+		return command(CommandType.CONFIG, new MapOutput<>(CODEC), args().add(CommandType.GET).add(parameter));
+	}
+
+	/** {@code INFO section}. */
+	public static AsyncCommand<byte[], byte[], String> info(String section) {
+		return command(CommandType.INFO, new StatusOutput<>(CODEC), args().add(section));
+	}
+
+	/** {@code COMMAND INFO names...}: per name its description, or {@code null} for an unknown command. */
+	public static AsyncCommand<byte[], byte[], List<Object>> commandInfo(String... names) {
+		CommandArgs<byte[], byte[]> args = args().add(CommandKeyword.INFO);
+		for (String name : names) {
+			args.add(name);
+		}
+		return command(CommandType.COMMAND, new ArrayOutput<>(CODEC), args);
+	}
+
+	private static AsyncCommand<byte[], byte[], List<Long>> fieldCommand(ProtocolKeyword type,
+			CommandArgs<byte[], byte[]> args, byte[] field) {
+		return command(type, new IntegerListOutput<>(CODEC), args.add(CommandKeyword.FIELDS).add(1).addKey(field));
+	}
+
+	private static <T> AsyncCommand<byte[], byte[], T> command(ProtocolKeyword type,
+			CommandOutput<byte[], byte[], T> output, CommandArgs<byte[], byte[]> args) {
+		return new AsyncCommand<>(new Command<>(type, output, args));
+	}
+
+	private static CommandArgs<byte[], byte[]> args() {
+		return new CommandArgs<>(CODEC);
+	}
+
+}

@@ -1,0 +1,147 @@
+package dev.slipcase.redis.lettuce;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.CommandArgs;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where the commands of a template go: one database of a {@link ConnectionHolder}, with the
+ * command timeout its sync methods wait for. Sends one command at once ({@link #send}), many in one
+ * write ({@link #pipeline()}), waits for replies with {@link Await}'s contract ({@link #await},
+ * {@link #call}), and scans keys, across every master of a cluster. Immutable and thread-safe.
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ */
+public final class CommandChannel<K, V> {
+
+	private final ConnectionHolder<K, V> connections;
+
+	private final int database;
+
+	private final Duration timeout;
+
+	/**
+	 * The channel to {@code database} of {@code connections}.
+	 * @param timeout how long sync callers wait for a reply, never {@code null}
+	 */
+	public CommandChannel(ConnectionHolder<K, V> connections, int database, Duration timeout) {
+		this.connections = connections;
+		this.database = database;
+		this.timeout = timeout;
+	}
+
+	/** The same connections and timeout, another database. */
+	public CommandChannel<K, V> forDatabase(int database) {
+		return new CommandChannel<>(this.connections, database, this.timeout);
+	}
+
+	/** The connections this channel sends on. */
+	public ConnectionHolder<K, V> connections() {
+		return this.connections;
+	}
+
+	/** The database commands go to. */
+	public int database() {
+		return this.database;
+	}
+
+	/** How long sync callers wait for a reply. */
+	public Duration timeout() {
+		return this.timeout;
+	}
+
+	/** Whether the connections are to a Redis Cluster. */
+	public boolean isCluster() {
+		return this.connections.isCluster();
+	}
+
+	/**
+	 * Writes {@code command} at once, or as soon as the connection is open.
+	 * @return {@code command}, which completes when Redis replies
+	 */
+	public <T, C extends AsyncCommand<K, V, T>> C send(C command) {
+		return this.connections.send(this.database, command);
+	}
+
+	/** A new, empty pipeline to this channel's database. */
+	public Pipeline<K, V> pipeline() {
+		return new Pipeline<>(this.connections, this.database);
+	}
+
+	/**
+	 * Sends {@code command} and waits for its reply, see {@link Await#result}.
+	 * @param action what is being done, for the message
+	 * @param key the key it is done to, for the message; may be {@code null}
+	 */
+	public <T> T call(AsyncCommand<K, V, T> command, String action, @Nullable Object key) {
+		return await(send(command), action, key);
+	}
+
+	/** Runs {@code script} alone and waits for its reply, see {@link Pipeline#script}. */
+	public <T> T callScript(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output, List<K> keys,
+			Consumer<CommandArgs<K, V>> argv, String action, @Nullable Object key) {
+		Pipeline<K, V> alone = pipeline();
+		Future<T> reply = alone.script(script, output, keys, argv);
+		alone.send();
+		return await(reply, action, key);
+	}
+
+	/** Waits for one reply within the timeout, see {@link Await#result}. */
+	public <T> T await(Future<T> reply, String action, @Nullable Object key) {
+		return Await.result(reply, this.timeout, action, key);
+	}
+
+	/** Waits for every reply within one timeout, see {@link Await#all}. */
+	public void awaitAll(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
+		Await.all(replies, this.timeout, action, key);
+	}
+
+	/** Waits until every command completed, successfully or not, see {@link Await#settled}. */
+	public void awaitSettled(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
+		Await.settled(replies, this.timeout, action, key);
+	}
+
+	/**
+	 * Scans the keys matching {@code pattern} with {@code SCAN} (on a cluster, the keys of every
+	 * master, as Lettuce's cluster {@code SCAN} does), handing each non-empty page to {@code page}
+	 * until it returns {@code false} or the scan is complete. Each page waits up to the timeout.
+	 * @param count the {@code COUNT} hint per page
+	 */
+	public void scan(String pattern, int count, Predicate<List<K>> page) {
+		ScanArgs args = ScanArgs.Builder.matches(pattern).limit(count);
+		RedisClusterAsyncCommands<K, V> commands = commands(await(this.connections.get(this.database), "connect", null));
+		ScanCursor cursor = ScanCursor.INITIAL;
+		while (true) {
+			KeyScanCursor<K> keys = await(commands.scan(cursor, args), "scan", pattern);
+			if ((!keys.getKeys().isEmpty() && !page.test(keys.getKeys())) || keys.isFinished()) {
+				return;
+			}
+			cursor = keys;
+		}
+	}
+
+	private static <K, V> RedisClusterAsyncCommands<K, V> commands(StatefulConnection<K, V> connection) {
+		if (connection instanceof StatefulRedisClusterConnection<K, V> cluster) {
+			return cluster.async();
+		}
+		return ((StatefulRedisConnection<K, V>) connection).async();
+	}
+
+}

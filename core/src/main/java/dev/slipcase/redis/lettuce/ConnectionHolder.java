@@ -1,0 +1,240 @@
+package dev.slipcase.redis.lettuce;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.RedisCommand;
+
+/**
+ * The connections of one template and its views: one shared, multiplexed connection per
+ * database, opened on first use without blocking the caller (the open is a future that commands
+ * chain on), and opened again on the next use when opening failed or the connection was closed for
+ * good. A connection is closed for good when its client shut down, as stopping Spring's
+ * {@code LettuceConnectionFactory} does; the {@link Connector} then opens the next one from the
+ * factory's new client, so templates follow a connection factory across stop and start.
+ * <p>
+ * A holder may instead {@link #borrowing borrow} one connection that its caller owns: that one is
+ * used as it is, never replaced, and left open by {@link #close()}. Thread-safe.
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ */
+public final class ConnectionHolder<K, V> implements AutoCloseable {
+
+	/** Opens a connection to one database; must not block. */
+	@FunctionalInterface
+	public interface Connector<K, V> {
+
+		/** A connection to {@code database}, or a future that fails when none can be opened. */
+		CompletableFuture<StatefulConnection<K, V>> connect(int database);
+
+	}
+
+	private final Connector<K, V> connector;
+
+	private final RedisCodec<K, V> codec;
+
+	private final boolean cluster;
+
+	private final int defaultDatabase;
+
+	private final Duration closeTimeout;
+
+	private final boolean owned;
+
+	private final ConcurrentHashMap<Integer, CompletableFuture<StatefulConnection<K, V>>> open = new ConcurrentHashMap<>();
+
+	private volatile boolean closed;
+
+	private ConnectionHolder(Connector<K, V> connector, RedisCodec<K, V> codec, boolean cluster, int defaultDatabase,
+			Duration closeTimeout, boolean owned) {
+		this.connector = connector;
+		this.codec = codec;
+		this.cluster = cluster;
+		this.defaultDatabase = defaultDatabase;
+		this.closeTimeout = closeTimeout;
+		this.owned = owned;
+	}
+
+	/**
+	 * Connections this holder opens with {@code connector} and closes in {@link #close()}.
+	 * @param connector opens a connection to a database, see {@link Connectors}; never {@code null}
+	 * @param codec the codec of the connections, never {@code null}
+	 * @param cluster whether the connections are to a Redis Cluster (database 0 only)
+	 * @param defaultDatabase the database {@link #get()} returns a connection to
+	 * @param closeTimeout how long {@link #close()} waits for each connection to close
+	 */
+	public static <K, V> ConnectionHolder<K, V> opening(Connector<K, V> connector, RedisCodec<K, V> codec,
+			boolean cluster, int defaultDatabase, Duration closeTimeout) {
+		return new ConnectionHolder<>(connector, codec, cluster, defaultDatabase, closeTimeout, true);
+	}
+
+	/**
+	 * The one connection its caller owns, for every database this holder is asked for: never
+	 * replaced, and left open by {@link #close()}.
+	 * @param connection a standalone or cluster connection, never {@code null}
+	 * @param codec the connection's codec, never {@code null}
+	 */
+	public static <K, V> ConnectionHolder<K, V> borrowing(StatefulConnection<K, V> connection, RedisCodec<K, V> codec) {
+		CompletableFuture<StatefulConnection<K, V>> fixed = CompletableFuture.completedFuture(connection);
+		return new ConnectionHolder<>((database) -> fixed, codec,
+				connection instanceof StatefulRedisClusterConnection<?, ?>, 0, Duration.ZERO, false);
+	}
+
+	/** Whether the connections are to a Redis Cluster. */
+	public boolean isCluster() {
+		return this.cluster;
+	}
+
+	/** The database of {@link #get()}. */
+	public int defaultDatabase() {
+		return this.defaultDatabase;
+	}
+
+	/** The codec of the connections. */
+	public RedisCodec<K, V> codec() {
+		return this.codec;
+	}
+
+	/** The connection to the default database, or the future of its opening. */
+	public CompletableFuture<StatefulConnection<K, V>> get() {
+		return get(this.defaultDatabase);
+	}
+
+	/**
+	 * The connection to {@code database}, or the future of its opening; one that failed to open
+	 * or was closed for good is replaced by a new one first.
+	 * @return a future that fails with {@code IllegalStateException} once this holder is closed
+	 */
+	public CompletableFuture<StatefulConnection<K, V>> get(int database) {
+		if (this.closed) {
+			return CompletableFuture.failedFuture(new IllegalStateException("The template is closed"));
+		}
+		CompletableFuture<StatefulConnection<K, V>> connection = this.open.get(database);
+		if (connection != null && (!this.owned || isUsable(connection))) {
+			return connection;
+		}
+		return this.open.compute(database, (db, existing) -> {
+			if (existing != null && (!this.owned || isUsable(existing))) {
+				return existing;
+			}
+			if (existing != null && !existing.isCompletedExceptionally()) {
+				existing.join().closeAsync();
+			}
+			return this.connector.connect(db);
+		});
+	}
+
+	/**
+	 * Writes {@code command} to the connection of {@code database} at once, or as soon as the
+	 * connection is open; a connection that cannot be opened fails the command.
+	 * @return {@code command}, which completes when Redis replies
+	 */
+	public <T, C extends AsyncCommand<K, V, T>> C send(int database, C command) {
+		CompletableFuture<StatefulConnection<K, V>> connection = get(database);
+		if (connection.isDone() && !connection.isCompletedExceptionally()) {
+			dispatch(connection.join(), command);
+		}
+		else {
+			connection.whenComplete((opened, ex) -> {
+				if (ex != null) {
+					command.completeExceptionally(RedisFailures.unwrap(ex));
+				}
+				else {
+					dispatch(opened, command);
+				}
+			});
+		}
+		return command;
+	}
+
+	/**
+	 * Writes {@code commands} to the connection of {@code database} in one write and one flush (on
+	 * a cluster, one per node), at once or as soon as the connection is open; a connection that
+	 * cannot be opened fails every command.
+	 */
+	public void send(int database, List<? extends RedisCommand<K, V, ?>> commands) {
+		if (commands.isEmpty()) {
+			return;
+		}
+		get(database).whenComplete((connection, ex) -> {
+			if (ex != null) {
+				commands.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
+				return;
+			}
+			try {
+				connection.dispatch(commands);
+			}
+			catch (RuntimeException dispatchFailure) {
+				commands.forEach((command) -> command.completeExceptionally(dispatchFailure));
+			}
+		});
+	}
+
+	private static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		try {
+			connection.dispatch(command);
+		}
+		catch (RuntimeException ex) {
+			command.completeExceptionally(ex);
+		}
+	}
+
+	/**
+	 * Whether a connection (or one being opened) can take commands: not failed to open, and not
+	 * disconnected for good. A connection that reconnects by itself (Lettuce's default) stays in
+	 * use while it reconnects, its commands queued and retried; one without auto-reconnect is
+	 * replaced once it lost its channel, and so is one that was closed (its client shut down, as
+	 * stopping Spring's connection factory does), which never reconnects.
+	 */
+	private static boolean isUsable(CompletableFuture<? extends StatefulConnection<?, ?>> connection) {
+		if (!connection.isDone()) {
+			return true;
+		}
+		if (connection.isCompletedExceptionally()) {
+			return false;
+		}
+		StatefulConnection<?, ?> open = connection.join();
+		if (open instanceof RedisChannelHandler<?, ?> handler && handler.isClosed()) {
+			return false;
+		}
+		return open.isOpen() || open.getOptions().isAutoReconnect();
+	}
+
+	/**
+	 * Closes every connection this holder opened, waiting up to the close timeout for them;
+	 * commands sent afterwards fail with {@code IllegalStateException}. A holder of a borrowed
+	 * connection does nothing: the connection stays its owner's to close.
+	 */
+	@Override
+	public void close() {
+		if (!this.owned) {
+			return;
+		}
+		this.closed = true;
+		List<CompletableFuture<Void>> closing = new ArrayList<>();
+		this.open.values()
+			.forEach((connection) -> closing.add(connection.thenCompose(StatefulConnection::closeAsync)
+				.exceptionally((ex) -> null)));
+		this.open.clear();
+		try {
+			CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))
+				.get(this.closeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (Exception ex) {
+			if (ex instanceof InterruptedException) {
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}

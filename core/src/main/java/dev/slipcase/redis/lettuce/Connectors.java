@@ -1,0 +1,109 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.codec.RedisCodec;
+
+/**
+ * The ways a {@link ConnectionHolder} opens its connections: from the current client of a
+ * supplier (such as a Spring connection factory's), from a {@link RedisClient} and a
+ * {@link RedisURI}, or from a {@link RedisClusterClient}. None blocks the caller: a connect that
+ * may block (a cluster loads its topology first) runs on a daemon thread of its own.
+ */
+public final class Connectors {
+
+	private Connectors() {
+	}
+
+	/**
+	 * Connects with the client {@code clients} supplies at that moment, so that a connection
+	 * closed with a client that was shut down is followed by one from its successor (as
+	 * {@code LettuceConnectionFactory::getRequiredNativeClient} supplies across the factory's stop
+	 * and start). A standalone connection selects the database asked for when it is not the
+	 * client's own; Lettuce selects it again after a reconnect.
+	 * @param clients supplies a {@link RedisClient} or {@link RedisClusterClient}, never {@code null}
+	 * @param codec the codec, never {@code null}
+	 * @param clientDatabase the database the client's connections start in
+	 */
+	public static <K, V> Connector<K, V> following(Supplier<? extends AbstractRedisClient> clients,
+			RedisCodec<K, V> codec, int clientDatabase) {
+		return (database) -> CompletableFuture.supplyAsync(() -> connect(clients.get(), codec), Connectors::connectThread)
+			.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<K, V> standalone)
+					? select(standalone, database, clientDatabase) : CompletableFuture.completedFuture(connection));
+	}
+
+	/**
+	 * Connects to the server of {@code uri}, in the database asked for.
+	 * @param client the client, never {@code null}
+	 * @param uri where to connect, never {@code null}
+	 * @param codec the codec, never {@code null}
+	 */
+	public static <K, V> Connector<K, V> of(RedisClient client, RedisURI uri, RedisCodec<K, V> codec) {
+		return (database) -> client.connectAsync(codec, RedisURI.builder(uri).withDatabase(database).build())
+			.toCompletableFuture()
+			.thenApply((connection) -> connection);
+	}
+
+	/**
+	 * Connects to a Redis Cluster (database 0 only). {@code connect()} loads the cluster's
+	 * partitions first when the client has none yet, which {@code connectAsync} does not.
+	 * @param client the client, never {@code null}
+	 * @param codec the codec, never {@code null}
+	 */
+	public static <K, V> Connector<K, V> of(RedisClusterClient client, RedisCodec<K, V> codec) {
+		return (database) -> CompletableFuture.supplyAsync(() -> client.connect(codec), Connectors::connectThread);
+	}
+
+	/**
+	 * Whether {@code client} is one that {@link #following} can connect with.
+	 * @throws IllegalArgumentException when it is neither a {@link RedisClient} nor a {@link RedisClusterClient}
+	 */
+	public static boolean isCluster(AbstractRedisClient client) {
+		if (client instanceof RedisClusterClient) {
+			return true;
+		}
+		if (client instanceof RedisClient) {
+			return false;
+		}
+		throw new IllegalArgumentException("client must be a RedisClient or RedisClusterClient, was "
+				+ client.getClass().getName());
+	}
+
+	private static <K, V> StatefulConnection<K, V> connect(AbstractRedisClient client, RedisCodec<K, V> codec) {
+		if (client == null) {
+			throw new IllegalStateException("The client supplier returned null");
+		}
+		return isCluster(client) ? ((RedisClusterClient) client).connect(codec) : ((RedisClient) client).connect(codec);
+	}
+
+	private static <K, V> CompletableFuture<StatefulConnection<K, V>> select(StatefulRedisConnection<K, V> connection,
+			int database, int current) {
+		if (database == current) {
+			return CompletableFuture.completedFuture(connection);
+		}
+		return connection.async().select(database).toCompletableFuture().handle((ok, ex) -> {
+			if (ex != null) {
+				connection.closeAsync();
+				Throwable cause = RedisFailures.unwrap(ex);
+				throw new RedisConnectionException("Cannot select database " + database + ": " + cause.getMessage(), cause);
+			}
+			return connection;
+		});
+	}
+
+	private static void connectThread(Runnable connect) {
+		Thread thread = new Thread(connect, "slipcase-connect");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+}

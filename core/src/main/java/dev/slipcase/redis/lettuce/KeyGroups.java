@@ -1,0 +1,114 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+
+import io.lettuce.core.cluster.SlotHash;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The positions of a caller's keys grouped for sending, one command per group, and the replies put
+ * back in the caller's order: grouped by cluster slot (a multi-key command must stay in one slot),
+ * or by anything else that must share a command, such as the bucket of a sharded key. Groups keep
+ * the order in which their first key appears, and each group its keys in the caller's order.
+ * Commands of different groups written together are split by node by Lettuce's cluster writer.
+ * Immutable and thread-safe.
+ */
+public final class KeyGroups {
+
+	private final int size;
+
+	private final List<int[]> groups;
+
+	private KeyGroups(int size, List<int[]> groups) {
+		this.size = size;
+		this.groups = groups;
+	}
+
+	/** All {@code size} positions in one group (none when {@code size} is 0). */
+	public static KeyGroups all(int size) {
+		int[] all = new int[size];
+		Arrays.setAll(all, (i) -> i);
+		return new KeyGroups(size, (size > 0) ? List.of(all) : List.of());
+	}
+
+	/** The positions of {@code keys} grouped by cluster slot. */
+	public static KeyGroups bySlot(List<String> keys) {
+		return by(keys, SlotHash::getSlot);
+	}
+
+	/** The positions of {@code items} grouped by what {@code classifier} says of each. */
+	public static <T> KeyGroups by(List<T> items, Function<? super T, ?> classifier) {
+		return by(items, (i) -> true, classifier);
+	}
+
+	/**
+	 * The positions of {@code items} that {@code included} accepts, grouped by what
+	 * {@code classifier} says of each; the others are in no group.
+	 */
+	public static <T> KeyGroups by(List<T> items, IntPredicate included, Function<? super T, ?> classifier) {
+		Map<Object, List<Integer>> byClass = new LinkedHashMap<>();
+		for (int i = 0; i < items.size(); i++) {
+			if (included.test(i)) {
+				byClass.computeIfAbsent(classifier.apply(items.get(i)), (group) -> new ArrayList<>()).add(i);
+			}
+		}
+		List<int[]> groups = new ArrayList<>(byClass.size());
+		byClass.values().forEach((indexes) -> groups.add(indexes.stream().mapToInt(Integer::intValue).toArray()));
+		return new KeyGroups(items.size(), List.copyOf(groups));
+	}
+
+	/** Whether two keys are in the same cluster slot, so that one command may touch both. */
+	public static boolean sameSlot(String key, String other) {
+		return SlotHash.getSlot(key) == SlotHash.getSlot(other);
+	}
+
+	/** The number of groups. */
+	public int count() {
+		return this.groups.size();
+	}
+
+	/** The caller's positions in group {@code group}, in the caller's order; do not modify. */
+	public int[] positions(int group) {
+		return this.groups.get(group);
+	}
+
+	/** The items at the positions of {@code group}, in the caller's order. */
+	public <T> List<T> select(int group, List<T> items) {
+		int[] positions = this.groups.get(group);
+		List<T> selected = new ArrayList<>(positions.length);
+		for (int position : positions) {
+			selected.add(items.get(position));
+		}
+		return selected;
+	}
+
+	/**
+	 * The replies of all groups in the caller's order: the {@code i}-th reply of group {@code g}
+	 * at position {@code positions(g)[i]}, {@code null} at positions in no group.
+	 * @param replies one list per group, each as long as its group
+	 */
+	public <R> List<@Nullable R> reassemble(List<? extends List<? extends @Nullable R>> replies) {
+		if (replies.size() != this.groups.size()) {
+			throw new IllegalArgumentException("Expected " + this.groups.size() + " replies, got " + replies.size());
+		}
+		List<@Nullable R> ordered = new ArrayList<>(this.size);
+		for (int i = 0; i < this.size; i++) {
+			ordered.add(null);
+		}
+		for (int group = 0; group < this.groups.size(); group++) {
+			int[] positions = this.groups.get(group);
+			List<? extends @Nullable R> reply = replies.get(group);
+			for (int i = 0; i < positions.length; i++) {
+				ordered.set(positions[i], reply.get(i));
+			}
+		}
+		return ordered;
+	}
+
+}

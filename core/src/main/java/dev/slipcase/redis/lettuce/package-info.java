@@ -1,0 +1,18 @@
+/**
+ * Slipcase's one layer over Lettuce, the only place that sends commands, waits for replies and
+ * handles connections: a {@link dev.slipcase.redis.lettuce.ConnectionHolder} that follows a
+ * connection factory across stop and start, a {@link dev.slipcase.redis.lettuce.CommandChannel}
+ * that sends one command or a {@link dev.slipcase.redis.lettuce.Pipeline} of many,
+ * {@link dev.slipcase.redis.lettuce.Await} with one exception contract (Spring's
+ * {@code DataAccessException} family, the command cancelled on a timeout), Lua scripts with the
+ * {@code EVALSHA}-then-{@code EVAL} fallback, and {@link dev.slipcase.redis.lettuce.KeyGroups} to
+ * split keys by slot and put replies back in order.
+ * <p>
+ * The templates describe their commands (type, arguments, output); this package sends them. It
+ * imports nothing of the templates that use it. Public for Slipcase's own packages only: not an
+ * API, and it may change in any release.
+ */
+@NullMarked
+package dev.slipcase.redis.lettuce;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,127 @@
+package dev.slipcase.redis.sharded;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.sharded.BucketScripts.SetOptions;
+import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
+import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link BucketStore} writes raw values: grouped by bucket, one {@code SET} script call per
+ * bucket, pipelined; atomic per bucket, not across buckets. Decides per value whether it fits its
+ * bucket or goes to its overflow key, reports overflow writes to {@link SlipcaseObservers}, and
+ * turns a full hashed bucket into a {@link BucketFullException} naming the keys refused (the other
+ * buckets are still written). Thread-safe.
+ */
+final class BucketWrites {
+
+	private final CommandChannel<byte[], byte[]> redis;
+
+	private final ShardedNamespace namespace;
+
+	private final ServerLimits limits;
+
+	private final String hashedBucketPrefix;
+
+	private final long bucketTtlMillis;
+
+	BucketWrites(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ServerLimits limits) {
+		this.redis = redis;
+		this.namespace = namespace;
+		this.limits = limits;
+		this.hashedBucketPrefix = namespace.ownedKeyPrefix() + "h:";
+		Duration bucketTtl = namespace.bucketTtl();
+		this.bucketTtlMillis = (bucketTtl != null) ? bucketTtl.toMillis() : 0;
+	}
+
+	/**
+	 * Writes raw values. NX: only where the key has no value.
+	 * @return per location whether it was written
+	 * @throws UnsupportedOperationException when a TTL is asked for that neither the server nor the
+	 * namespace's {@link TtlFallback} allows; nothing is written then
+	 * @throws BucketFullException when a hashed bucket is full; the other buckets were written
+	 */
+	boolean[] write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
+		if (ttlMode == TtlMode.SET && !this.limits.fieldExpiry() && this.namespace.ttlFallback() == TtlFallback.REFUSE) {
+			throw new UnsupportedOperationException("Namespace '" + this.namespace.name() + "' refuses per-key TTLs "
+					+ "on " + this.limits + ": the server cannot expire hash fields (HPEXPIRE needs Redis 7.4+). "
+					+ "Use ttlFallback PLAIN_KEY, a bucket TTL, or a newer server.");
+		}
+		int n = locations.size();
+		boolean[] fitsHash = new boolean[n];
+		for (int i = 0; i < n; i++) {
+			fitsHash[i] = locations.get(i).fieldFits() && values.get(i).length <= this.limits.maxValueBytes();
+		}
+		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
+		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			int[] positions = buckets.positions(bucket);
+			boolean[] fits = new boolean[positions.length];
+			for (int i = 0; i < positions.length; i++) {
+				fits[i] = fitsHash[positions[i]];
+			}
+			SetOptions options = new SetOptions(nx, entryLimit(locations.get(positions[0])), this.limits.fieldExpiry(),
+					ttlMode, ttlMillis, this.bucketTtlMillis);
+			replies.add(BucketScripts.set(pipeline, options, buckets.select(bucket, locations),
+					buckets.select(bucket, values), fits));
+		}
+		pipeline.send();
+		this.redis.awaitAll(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'", null);
+		boolean[] written = new boolean[n];
+		List<String> refused = new ArrayList<>();
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			int[] positions = buckets.positions(bucket);
+			boolean[] reply = BucketScripts.written(replies.get(bucket).join());
+			for (int i = 0; i < positions.length; i++) {
+				if (reply == null) {
+					refused.add(locations.get(positions[i]).key());
+				}
+				else {
+					written[positions[i]] = reply[i];
+				}
+			}
+		}
+		reportOverflowWrites(written, fitsHash);
+		if (!refused.isEmpty()) {
+			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + refused.size()
+					+ " key(s) not written because their hashed bucket holds hash-max-listpack-entries ("
+					+ this.limits.maxEntries() + ") fields already, and one more would leave the compact encoding: "
+					+ refused.subList(0, Math.min(10, refused.size()))
+					+ ". Give the namespace more buckets (bucketCount/expectedKeys) under a new alias and migrate.");
+		}
+		return written;
+	}
+
+	/** The most fields the bucket of {@code location} may hold: the server's limit for a hashed bucket, else none (0). */
+	int entryLimit(Location location) {
+		return location.bucketName().startsWith(this.hashedBucketPrefix) ? this.limits.maxEntries() : 0;
+	}
+
+	/** The TTL every write gives the bucket and its overflow keys, 0 for none. */
+	long bucketTtlMillis() {
+		return this.bucketTtlMillis;
+	}
+
+	private void reportOverflowWrites(boolean[] written, boolean[] fitsHash) {
+		int overflowWrites = 0;
+		for (int i = 0; i < written.length; i++) {
+			if (written[i] && !fitsHash[i]) {
+				overflowWrites++;
+			}
+		}
+		if (overflowWrites > 0) {
+			SlipcaseObservers.current().overflowWritten(this.namespace.name(), overflowWrites);
+		}
+	}
+
+}

@@ -1,0 +1,128 @@
+package dev.slipcase.redis.sharded;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.RedisCommand;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.dao.QueryTimeoutException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Faults against a private real Redis: a write that Redis holds past the command timeout (with
+ * {@code CLIENT PAUSE}) fails with Spring's {@code QueryTimeoutException} and its commands are
+ * cancelled, seen on the connection they were written to.
+ */
+class ShardedTemplateFaultTests {
+
+	private static RedisServer redis;
+
+	private RedisClient client;
+
+	private StatefulRedisConnection<byte[], byte[]> connection;
+
+	private final List<RedisCommand<?, ?, ?>> sent = new CopyOnWriteArrayList<>();
+
+	private ShardedTemplate<String> template;
+
+	@BeforeAll
+	static void start() {
+		redis = RedisServers.start();
+	}
+
+	@AfterAll
+	static void stop() {
+		redis.close();
+	}
+
+	@BeforeEach
+	void connect() {
+		this.client = RedisClient.create(
+				RedisURI.builder(RedisURI.create(redis.endpoint().uri())).withTimeout(Duration.ofMillis(300)).build());
+		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
+		ShardedTemplates templates = ShardedTemplates.create(recording(this.connection, this.sent));
+		this.template = templates.template(ShardedNamespace.builder("faults").keyPrefix("f:").build(),
+				ShardedTemplateContract.STRINGS);
+		this.template.set("f:0", "warm-up");
+		this.sent.clear();
+	}
+
+	@AfterEach
+	void shutdown() {
+		redis.command("CLIENT", "UNPAUSE");
+		this.connection.close();
+		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	@Test
+	void aWriteThatTimesOutIsCancelled() {
+		redis.command("CLIENT", "PAUSE", "10000", "WRITE");
+		assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> this.template.set("f:1", "v"))
+			.withMessageContaining("namespace 'faults'")
+			.withMessageContaining("cancelled");
+		assertThat(this.sent).isNotEmpty().allSatisfy((command) -> assertThat(command.isCancelled()).isTrue());
+		redis.command("CLIENT", "UNPAUSE");
+		this.template.set("f:2", "carries on");
+		assertThat(this.template.get("f:2")).isEqualTo("carries on");
+	}
+
+	@Test
+	void aPipelinedWriteThatTimesOutCancelsEveryCommand() {
+		redis.command("CLIENT", "PAUSE", "10000", "WRITE");
+		assertThatExceptionOfType(QueryTimeoutException.class)
+			.isThrownBy(() -> this.template.multiSet(Map.of("f:1", "a", "f:2000", "b", "f:named", "c")));
+		assertThat(this.sent).hasSize(3).allSatisfy((command) -> assertThat(command.isCancelled()).isTrue());
+	}
+
+	@Test
+	void aReadThatTimesOutIsCancelled() {
+		redis.command("CLIENT", "PAUSE", "1500", "ALL");
+		assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> this.template.get("f:0"))
+			.withMessageContaining("'f:0'")
+			.withMessageContaining("cancelled");
+		assertThat(this.sent).singleElement().satisfies((command) -> assertThat(command.isCancelled()).isTrue());
+	}
+
+	/** The connection, remembering every command written to it. */
+	@SuppressWarnings("unchecked")
+	private static StatefulRedisConnection<byte[], byte[]> recording(StatefulRedisConnection<byte[], byte[]> connection,
+			List<RedisCommand<?, ?, ?>> sent) {
+		return (StatefulRedisConnection<byte[], byte[]>) Proxy.newProxyInstance(
+				ShardedTemplateFaultTests.class.getClassLoader(), new Class<?>[] { StatefulRedisConnection.class },
+				(proxy, method, args) -> {
+					if (method.getName().equals("dispatch")) {
+						if (args[0] instanceof Collection<?> commands) {
+							commands.forEach((command) -> sent.add((RedisCommand<?, ?, ?>) command));
+						}
+						else {
+							sent.add((RedisCommand<?, ?, ?>) args[0]);
+						}
+					}
+					try {
+						return method.invoke(connection, args);
+					}
+					catch (InvocationTargetException ex) {
+						throw ex.getCause();
+					}
+				});
+	}
+
+}
