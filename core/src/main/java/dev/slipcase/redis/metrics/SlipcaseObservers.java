@@ -166,6 +166,13 @@ public final class SlipcaseObservers {
 			}
 		}
 
+		@Override
+		public void cacheEntryUnreadable(String cache) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.cacheEntryUnreadable(cache);
+			}
+		}
+
 	}
 
 }

@@ -164,6 +164,35 @@ class SlipcaseObserversTests {
 	}
 
 	@Test
+	void withSeveralObserversEveryMethodOfTheSpiReachesEachOfThem() throws Exception {
+		java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> calls = new java.util.concurrent.ConcurrentHashMap<>();
+		SlipcaseObserver recording = (SlipcaseObserver) java.lang.reflect.Proxy.newProxyInstance(
+				getClass().getClassLoader(), new Class<?>[] { SlipcaseObserver.class }, (proxy, method, args) -> {
+					if (method.getDeclaringClass() == Object.class) {
+						return (method.getName().equals("equals")) ? proxy == args[0]
+								: method.getName().equals("hashCode") ? System.identityHashCode(proxy) : "recording";
+					}
+					calls.computeIfAbsent(method.getName(), (name) -> new java.util.concurrent.atomic.AtomicInteger())
+						.incrementAndGet();
+					return null;
+				});
+		try (SlipcaseObservers.Registration second = SlipcaseObservers.register(recording)) {
+			SlipcaseObserver composite = SlipcaseObservers.current();
+			for (java.lang.reflect.Method method : SlipcaseObserver.class.getDeclaredMethods()) {
+				if (method.isSynthetic() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+					continue;
+				}
+				Object[] args = java.util.Arrays.stream(method.getParameterTypes())
+					.map((type) -> (type == int.class) ? (Object) 1
+							: (type == String.class) ? "x" : SlipcaseObserver.Operation.READ)
+					.toArray();
+				method.invoke(composite, args);
+				assertThat(calls.get(method.getName())).as(method.getName() + " forwarded").isNotNull().hasValue(1);
+			}
+		}
+	}
+
+	@Test
 	void closingARegistrationTwiceRemovesOnlyItsObserver() {
 		CountingObserver other = new CountingObserver();
 		SlipcaseObservers.Registration second = SlipcaseObservers.register(other);
