@@ -1,6 +1,8 @@
 package dev.slipcase.redis.autoconfigure;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
@@ -51,9 +53,11 @@ public final class SlipcaseRedisAutoConfiguration {
 			ConfigurableListableBeanFactory beanFactory, ObjectProvider<CacheOperationSource> cacheOperationSources,
 			@Qualifier("slipcaseBufferAllocator") ByteBufAllocator allocator,
 			@Qualifier("slipcaseCompressors") CompressorLookup compressors,
-			ObjectProvider<SlipcaseSerializerFamilyCustomizer> customizers) {
+			ObjectProvider<SlipcaseSerializerFamilyCustomizer> customizers, ObjectProvider<SlipcaseObserver> observers) {
 		SlipcaseSerializerFamily.Builder builder = new SerializerFamilyFactory(properties, beanFactory).builder(allocator,
 				compressors, cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new));
+		// this context's observers (its meters), so that they count this context's values only
+		builder.observer(SlipcaseObservers.of(observers.orderedStream().toList()));
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return SerializerFamilyFactory.build(builder);
 	}

@@ -50,7 +50,8 @@ final class SlipcaseSessionConfiguration {
 		SelfDescribingFormat.Builder<Object> format = SelfDescribingFormat
 			.builder(SessionFormats.json(family, Settings.classLoader(beanFactory)))
 			.compressors(family.compressors())
-			.allocator(family.allocator());
+			.allocator(family.allocator())
+			.observer(family.observer());
 		if (compression != null) {
 			Compressor compressor = family.compressors().byName(compression);
 			if (compressor == null) {

@@ -80,18 +80,12 @@ public final class EncodedValue {
 			throw new SerializationException("Cannot encode a " + value.getClass().getName() + " with format '"
 					+ format.name() + "': " + ex, ex);
 		}
-		SlipcaseObserver observer = SlipcaseObservers.current();
-		if (observer != SlipcaseObserver.NOOP) {
-			observer.valueWritten(format.name(), encoded.size);
-		}
+		format.observer().valueWritten(format.name(), encoded.size);
 		return encoded;
 	}
 
 	private static void failed(ValueFormat<?> format) {
-		SlipcaseObserver observer = SlipcaseObservers.current();
-		if (observer != SlipcaseObserver.NOOP) {
-			observer.serializationFailed(format.name(), SlipcaseObserver.Operation.WRITE);
-		}
+		format.observer().serializationFailed(format.name(), SlipcaseObserver.Operation.WRITE);
 	}
 
 	/**

@@ -137,17 +137,11 @@ public final class FormatCodec<K, V> implements RedisCodec<K, V>, ToByteBufEncod
 	}
 
 	private void written(int bytes) {
-		SlipcaseObserver observer = SlipcaseObservers.current();
-		if (observer != SlipcaseObserver.NOOP) {
-			observer.valueWritten(this.values.name(), bytes);
-		}
+		this.values.observer().valueWritten(this.values.name(), bytes);
 	}
 
 	private void writeFailed() {
-		SlipcaseObserver observer = SlipcaseObservers.current();
-		if (observer != SlipcaseObserver.NOOP) {
-			observer.serializationFailed(this.values.name(), SlipcaseObserver.Operation.WRITE);
-		}
+		this.values.observer().serializationFailed(this.values.name(), SlipcaseObserver.Operation.WRITE);
 	}
 
 	@Override

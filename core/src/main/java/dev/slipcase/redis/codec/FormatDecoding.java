@@ -111,10 +111,7 @@ public final class FormatDecoding {
 			throw failure(format, key, describe(format, field, view) + ": the format returned null", null, observed);
 		}
 		if (observed) {
-			SlipcaseObserver observer = SlipcaseObservers.current();
-			if (observer != SlipcaseObserver.NOOP) {
-				observer.valueRead(format.name(), view.readerIndex() - start);
-			}
+			format.observer().valueRead(format.name(), view.readerIndex() - start);
 		}
 		return value;
 	}
@@ -135,10 +132,7 @@ public final class FormatDecoding {
 	}
 
 	private static void failed(ValueFormat<?> format) {
-		SlipcaseObserver observer = SlipcaseObservers.current();
-		if (observer != SlipcaseObserver.NOOP) {
-			observer.serializationFailed(format.name(), SlipcaseObserver.Operation.READ);
-		}
+		format.observer().serializationFailed(format.name(), SlipcaseObserver.Operation.READ);
 	}
 
 	/** The start of a failure's message; reads only the capacity of {@code view}, which the caller releases. */

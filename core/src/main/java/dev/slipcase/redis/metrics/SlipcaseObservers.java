@@ -7,15 +7,14 @@ import org.springframework.util.Assert;
 
 
 /**
- * The JVM-wide registration point of {@link SlipcaseObserver}s, read by every instrumented class.
- * <p>
- * A single global point rather than a parameter on every factory: serializers are created by
- * static factories and shared as constants ({@code SlipcaseSerializers.string()}), by format
- * routers and by user code, and would otherwise each need to be handed an observer. With no
- * observer registered, {@link #current()} is {@link SlipcaseObserver#NOOP}, and an instrumented
- * call costs one volatile read and an empty call on primitives and constant names: nothing is
- * allocated. With several registered (several application contexts in one JVM), each receives
- * every event.
+ * The JVM-wide registration point of {@link SlipcaseObserver}s, for what is built without an
+ * observer of its own: a format reports to its own observer when it was given one (an application
+ * context's meters, through {@code SlipcaseSerializerFamily.Builder.observer}), else to
+ * {@link #global()}, which forwards to the observers registered here. Shared constants such as
+ * {@code SlipcaseSerializers.string()} report here. With no observer registered,
+ * {@link #current()} is {@link SlipcaseObserver#NOOP}, and an instrumented call costs one
+ * volatile read and an empty call on primitives and constant names: nothing is allocated. With
+ * several registered, each receives every event sent here.
  * <p>
  * Thread-safe. Registration is rare (start-up, shutdown) and copies; reading never locks.
  */
@@ -35,6 +34,31 @@ public final class SlipcaseObservers {
 	 */
 	public static SlipcaseObserver current() {
 		return current;
+	}
+
+	/**
+	 * An observer that forwards every event to {@link #current()} at the time of the event: what a
+	 * format, serializer or template reports to when it was given no observer of its own.
+	 * @return the forwarding observer, never {@code null}
+	 */
+	public static SlipcaseObserver global() {
+		return GLOBAL;
+	}
+
+	/**
+	 * One observer for {@code observers}: {@link SlipcaseObserver#NOOP} for none, the observer
+	 * itself for one, else one that forwards each event to each of them in order.
+	 * @param observers the observers, never {@code null}
+	 */
+	public static SlipcaseObserver of(List<? extends SlipcaseObserver> observers) {
+		if (observers == null) {
+			throw new IllegalArgumentException("observers must not be null");
+		}
+		return switch (observers.size()) {
+			case 0 -> SlipcaseObserver.NOOP;
+			case 1 -> observers.get(0);
+			default -> new Composite(observers.toArray(new SlipcaseObserver[0]));
+		};
 	}
 
 	/**
@@ -64,11 +88,7 @@ public final class SlipcaseObservers {
 	}
 
 	private static void refresh() {
-		current = switch (registered.size()) {
-			case 0 -> SlipcaseObserver.NOOP;
-			case 1 -> registered.get(0);
-			default -> new Composite(registered.toArray(new SlipcaseObserver[0]));
-		};
+		current = of(registered);
 	}
 
 	/** An observer's registration; closing it stops reporting to the observer. */
@@ -97,6 +117,63 @@ public final class SlipcaseObservers {
 				this.closed = true;
 			}
 			unregister(this.observer);
+		}
+
+	}
+
+	private static final SlipcaseObserver GLOBAL = new Global();
+
+	/** Forwards every event to {@link #current()}. */
+	private static final class Global implements SlipcaseObserver {
+
+		@Override
+		public void valueWritten(String format, int bytes) {
+			current.valueWritten(format, bytes);
+		}
+
+		@Override
+		public void valueRead(String format, int bytes) {
+			current.valueRead(format, bytes);
+		}
+
+		@Override
+		public void serializationFailed(String format, Operation operation) {
+			current.serializationFailed(format, operation);
+		}
+
+		@Override
+		public void compressed(String compressor, int bytesIn, int bytesOut) {
+			current.compressed(compressor, bytesIn, bytesOut);
+		}
+
+		@Override
+		public void leaseOpened() {
+			current.leaseOpened();
+		}
+
+		@Override
+		public void leaseClosed() {
+			current.leaseClosed();
+		}
+
+		@Override
+		public void overflowWritten(String namespace, int count) {
+			current.overflowWritten(namespace, count);
+		}
+
+		@Override
+		public void memoryReported(String namespace, int sampledBuckets, int flippedBuckets) {
+			current.memoryReported(namespace, sampledBuckets, flippedBuckets);
+		}
+
+		@Override
+		public void cacheEntryUnreadable(String cache) {
+			current.cacheEntryUnreadable(cache);
+		}
+
+		@Override
+		public String toString() {
+			return "SlipcaseObservers.global()";
 		}
 
 	}

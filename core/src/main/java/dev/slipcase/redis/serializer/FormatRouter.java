@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
@@ -27,6 +29,9 @@ import org.springframework.util.Assert;
  * types in JSON, big ones in Protostuff plus Zstd) without a flag day: read old, write new.
  * <p>
  * Immutable and thread-safe; build with {@link #builder()}.
+ * <p>
+ * Longer than most classes because its builder documents one {@code route} call per kind of type
+ * ({@code Class} or full generic type, with or without a compressor).
  */
 public final class FormatRouter {
 
@@ -42,6 +47,8 @@ public final class FormatRouter {
 
 	private final JsonMapper mapper;
 
+	private final SlipcaseObserver observer;
+
 	private FormatRouter(Builder builder) {
 		this.registrations = Map.copyOf(builder.registrations);
 		this.genericRegistrations = Map.copyOf(builder.genericRegistrations);
@@ -55,6 +62,7 @@ public final class FormatRouter {
 		this.maxDecompressedSize = builder.maxDecompressedSize;
 		this.allocator = builder.allocator;
 		this.mapper = builder.mapper;
+		this.observer = builder.observer;
 	}
 
 	/** A builder of a router. */
@@ -178,7 +186,10 @@ public final class FormatRouter {
 
 	private <T> SelfDescribingFormat.Builder<T> configure(SelfDescribingFormat.Builder<T> builder, Choice choice,
 			Class<?> raw) {
-		builder.compressors(this.compressors).maxDecompressedSize(this.maxDecompressedSize).allocator(this.allocator);
+		builder.compressors(this.compressors)
+			.maxDecompressedSize(this.maxDecompressedSize)
+			.allocator(this.allocator)
+			.observer(this.observer);
 		if (choice.compression() != null) {
 			Compressor compressor = this.compressors.byName(choice.compression());
 			if (compressor == null) {
@@ -235,6 +246,8 @@ public final class FormatRouter {
 		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
 
 		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
+
+		private SlipcaseObserver observer = SlipcaseObservers.global();
 
 		private Builder() {
 		}
@@ -353,6 +366,16 @@ public final class FormatRouter {
 		public Builder mapper(JsonMapper mapper) {
 			Assert.notNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
+			return this;
+		}
+
+		/**
+		 * Where the formats and serializers this router makes report what they do;
+		 * {@link SlipcaseObservers#global()} by default.
+		 */
+		public Builder observer(SlipcaseObserver observer) {
+			Assert.notNull(observer, "observer must not be null");
+			this.observer = observer;
 			return this;
 		}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import io.netty.buffer.ByteBuf;
@@ -61,6 +62,8 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 
 	private final String name;
 
+	private final SlipcaseObserver observer;
+
 	@SuppressWarnings("unchecked")
 	private SelfDescribingFormat(Builder<T> builder) {
 		this.writeFormat = builder.writeFormat;
@@ -81,6 +84,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		this.maxDecompressedSize = builder.maxDecompressedSize;
 		this.allocator = builder.allocator;
 		this.name = this.writeFormat.name() + ((this.compressor != null) ? "+" + this.compressor.name() : "");
+		this.observer = builder.observer;
 	}
 
 	/** A builder of a format that writes with {@code writeFormat} (and reads it). */
@@ -114,7 +118,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 				FormatHeader.write(out, this.writeFormat.formatId(), compressor.id());
 				compressor.compress(body, out);
 				int compressedLength = out.writerIndex() - mark - FormatHeader.LENGTH;
-				SlipcaseObservers.current().compressed(compressor.name(), bodyLength, compressedLength);
+				this.observer.compressed(compressor.name(), bodyLength, compressedLength);
 				if (compressedLength < bodyLength) {
 					return;
 				}
@@ -227,6 +231,11 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		return this.name;
 	}
 
+	@Override
+	public SlipcaseObserver observer() {
+		return this.observer;
+	}
+
 	/** The format values are written in. */
 	public TaggedFormat<T> writeFormat() {
 		return this.writeFormat;
@@ -258,6 +267,8 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		private int maxDecompressedSize = DEFAULT_MAX_DECOMPRESSED_SIZE;
 
 		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
+
+		private SlipcaseObserver observer = SlipcaseObservers.global();
 
 		private Builder(TaggedFormat<T> writeFormat) {
 			this.writeFormat = writeFormat;
@@ -312,6 +323,13 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		public Builder<T> allocator(ByteBufAllocator allocator) {
 			Assert.notNull(allocator, "allocator must not be null");
 			this.allocator = allocator;
+			return this;
+		}
+
+		/** Where the format and what uses it report what they do; {@link SlipcaseObservers#global()} by default. */
+		public Builder<T> observer(SlipcaseObserver observer) {
+			Assert.notNull(observer, "observer must not be null");
+			this.observer = observer;
 			return this;
 		}
 

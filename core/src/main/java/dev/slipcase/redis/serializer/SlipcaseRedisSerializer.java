@@ -100,14 +100,14 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 			bytes = this.format.isEstimateExact() ? serializeExact(value) : serializeScratch(value);
 		}
 		catch (SerializationException ex) {
-			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
+			this.format.observer().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
+			this.format.observer().serializationFailed(this.formatName, SlipcaseObserver.Operation.WRITE);
 			throw FormatErrors.encodeFailure(this.formatName, ex);
 		}
-		SlipcaseObservers.current().valueWritten(this.formatName, bytes.length);
+		this.format.observer().valueWritten(this.formatName, bytes.length);
 		return bytes;
 	}
 
@@ -154,15 +154,15 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 			if (in.isReadable()) {
 				throw FormatErrors.error(this.formatName, in.readableBytes() + " bytes left after the value");
 			}
-			SlipcaseObservers.current().valueRead(this.formatName, bytes.length);
+			this.format.observer().valueRead(this.formatName, bytes.length);
 			return value;
 		}
 		catch (SerializationException ex) {
-			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
+			this.format.observer().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			SlipcaseObservers.current().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
+			this.format.observer().serializationFailed(this.formatName, SlipcaseObserver.Operation.READ);
 			throw FormatErrors.decodeFailure(this.formatName, ex);
 		}
 		finally {

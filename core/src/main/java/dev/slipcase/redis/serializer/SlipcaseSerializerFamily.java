@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
@@ -31,6 +33,10 @@ import org.springframework.util.Assert;
  * registered compressor, so changing a choice never makes stored values unreadable.
  * <p>
  * Immutable and thread-safe; build with {@link #builder()}.
+ * <p>
+ * Longer than most classes because its builder checks each setting where it is set, and
+ * {@link #formatFor} decides how each kind of cached type is stored (one type, several, an
+ * interface), each case in a few lines.
  */
 public final class SlipcaseSerializerFamily {
 
@@ -48,6 +54,8 @@ public final class SlipcaseSerializerFamily {
 
 	private final JsonMapper mapper;
 
+	private final SlipcaseObserver observer;
+
 	private final FormatRouter router;
 
 	private final SlipcaseRedisSerializer<Object> valueSerializer;
@@ -63,6 +71,7 @@ public final class SlipcaseSerializerFamily {
 		this.maxDecompressedSize = builder.maxDecompressedSize;
 		this.allocator = builder.allocator;
 		this.mapper = builder.mapper;
+		this.observer = builder.observer;
 		this.router = router(null, null);
 		this.valueSerializer = this.router.serializer(this.allowlist);
 	}
@@ -90,6 +99,11 @@ public final class SlipcaseSerializerFamily {
 	/** The allocator scratch buffers come from. */
 	public ByteBufAllocator allocator() {
 		return this.allocator;
+	}
+
+	/** Where this family's formats, and the serializers and templates using them, report what they do. */
+	public SlipcaseObserver observer() {
+		return this.observer;
 	}
 
 	/** A serializer for values of {@code type}, as routed. */
@@ -254,7 +268,8 @@ public final class SlipcaseSerializerFamily {
 			.compressors(this.compressors)
 			.maxDecompressedSize(this.maxDecompressedSize)
 			.allocator(this.allocator)
-			.mapper(this.mapper);
+			.mapper(this.mapper)
+			.observer(this.observer);
 		FormatRouter base = (format == null && compression == null) ? null : this.router;
 		for (Class<?> type : types) {
 			Choice choice = (base != null) ? base.choiceFor(type) : baseChoice(type);
@@ -313,6 +328,8 @@ public final class SlipcaseSerializerFamily {
 		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
 
 		private JsonMapper mapper = JsonMapper.builder().build();
+
+		private SlipcaseObserver observer = SlipcaseObservers.global();
 
 		private Builder() {
 		}
@@ -420,6 +437,16 @@ public final class SlipcaseSerializerFamily {
 		public Builder mapper(JsonMapper mapper) {
 			Assert.notNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
+			return this;
+		}
+
+		/**
+		 * Where the family's formats, serializers and the templates built on them report what they
+		 * do (an application context's meters); {@link SlipcaseObservers#global()} by default.
+		 */
+		public Builder observer(SlipcaseObserver observer) {
+			Assert.notNull(observer, "observer must not be null");
+			this.observer = observer;
 			return this;
 		}
 

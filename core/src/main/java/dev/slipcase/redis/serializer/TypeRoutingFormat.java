@@ -2,6 +2,7 @@ package dev.slipcase.redis.serializer;
 
 import java.util.Map;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import io.netty.buffer.ByteBuf;
 
 /**
@@ -22,6 +23,11 @@ final class TypeRoutingFormat implements ValueFormat<Object> {
 		this.allowlist = allowlist;
 		this.writers = Map.copyOf(writers);
 		this.reader = reader;
+	}
+
+	@Override
+	public SlipcaseObserver observer() {
+		return this.reader.observer();
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package dev.slipcase.redis.serializer;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import io.netty.buffer.ByteBuf;
 
 import org.springframework.data.redis.serializer.SerializationException;
@@ -57,5 +59,14 @@ public interface ValueFormat<T> {
 
 	/** The format's name for messages and metrics, such as {@code "json"} or {@code "protostuff+zstd"}. */
 	String name();
+
+	/**
+	 * Where the serializers, codecs and templates using this format report what they do:
+	 * {@link SlipcaseObservers#global()} unless the format was built with an observer of its own
+	 * (an application context's meters, say). Never {@code null}.
+	 */
+	default SlipcaseObserver observer() {
+		return SlipcaseObservers.global();
+	}
 
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 
 /**
@@ -26,12 +27,15 @@ final class BucketSampler {
 
 	private final BucketScan scan;
 
+	private final SlipcaseObserver observer;
+
 	BucketSampler(BucketStore store, BucketScan scan) {
 		this.redis = store.redis();
 		this.namespace = store.namespace();
 		this.layout = store.layout();
 		this.limits = store.limits();
 		this.scan = scan;
+		this.observer = store.observer();
 	}
 
 	/** Samples up to {@code maxBuckets} buckets, see {@link ShardedTemplate#memoryReport(int)}. */
@@ -77,7 +81,7 @@ final class BucketSampler {
 		}
 		BucketMemoryReport report = new BucketMemoryReport(this.namespace.name(), names.size(), compact, flipped.size(),
 				flipped, fields, bytes, (fields > 0) ? (double) bytes / fields : 0, names.isEmpty() ? 0 : fill / names.size());
-		SlipcaseObservers.current().memoryReported(report.namespace(), report.sampledBuckets(), report.flippedBuckets());
+		this.observer.memoryReported(report.namespace(), report.sampledBuckets(), report.flippedBuckets());
 		return report;
 	}
 

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
@@ -40,15 +41,23 @@ final class BucketStore {
 
 	private final BucketWrites writes;
 
+	private final SlipcaseObserver observer;
+
 	BucketStore(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ShardLayout layout,
-			ServerLimits limits) {
+			ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
+		this.observer = observer;
 		this.namespace = namespace;
 		this.layout = layout;
 		this.limits = limits;
 		this.placement = new KeyPlacement(namespace, layout, limits.maxValueBytes());
 		this.reads = new BucketReads(redis, namespace);
-		this.writes = new BucketWrites(redis, namespace, limits);
+		this.writes = new BucketWrites(redis, namespace, limits, observer);
+	}
+
+	/** Where the store reports overflow writes and memory samples. */
+	SlipcaseObserver observer() {
+		return this.observer;
 	}
 
 	ShardedNamespace namespace() {

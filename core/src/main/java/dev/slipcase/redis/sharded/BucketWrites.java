@@ -8,6 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.sharded.BucketScripts.SetOptions;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
@@ -33,8 +34,12 @@ final class BucketWrites {
 
 	private final long bucketTtlMillis;
 
-	BucketWrites(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ServerLimits limits) {
+	private final SlipcaseObserver observer;
+
+	BucketWrites(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ServerLimits limits,
+			SlipcaseObserver observer) {
 		this.redis = redis;
+		this.observer = observer;
 		this.namespace = namespace;
 		this.limits = limits;
 		this.hashedBucketPrefix = namespace.ownedKeyPrefix() + "h:";
@@ -120,7 +125,7 @@ final class BucketWrites {
 			}
 		}
 		if (overflowWrites > 0) {
-			SlipcaseObservers.current().overflowWritten(this.namespace.name(), overflowWrites);
+			this.observer.overflowWritten(this.namespace.name(), overflowWrites);
 		}
 	}
 

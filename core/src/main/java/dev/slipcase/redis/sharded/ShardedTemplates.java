@@ -15,6 +15,9 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -166,7 +169,10 @@ public final class ShardedTemplates implements AutoCloseable {
 		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
 				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
-		return new ShardedTemplate<>(new BucketStore(this.redis, namespace, layout, limits), serializer);
+		// the serializer's observer: an application context's meters when the context made it
+		SlipcaseObserver observer = (serializer instanceof SlipcaseRedisSerializer<?> slipcase)
+				? slipcase.format().observer() : SlipcaseObservers.global();
+		return new ShardedTemplate<>(new BucketStore(this.redis, namespace, layout, limits, observer), serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import io.lettuce.core.output.CommandOutput;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
@@ -23,15 +24,18 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 
 	private final ByteBufAllocator allocator;
 
+	private final SlipcaseObserver observer;
+
 	private static final AtomicReferenceFieldUpdater<LeaseOutput, Object> STATE = AtomicReferenceFieldUpdater
 		.newUpdater(LeaseOutput.class, Object.class, "state");
 
 	/** {@code null}, a {@link ByteBuf}, a {@link ValueLease} or {@link #ABANDONED}. */
 	private volatile @Nullable Object state;
 
-	LeaseOutput(ByteBufAllocator allocator) {
+	LeaseOutput(ByteBufAllocator allocator, SlipcaseObserver observer) {
 		super(EncodedValueCodec.INSTANCE, null);
 		this.allocator = allocator;
+		this.observer = observer;
 	}
 
 	@Override
@@ -56,7 +60,7 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 			return lease;
 		}
 		if (current instanceof ByteBuf bytes) {
-			ValueLease lease = ValueLease.of(bytes);
+			ValueLease lease = ValueLease.of(bytes, this.observer);
 			if (STATE.compareAndSet(this, bytes, lease)) {
 				return lease;
 			}

@@ -38,9 +38,11 @@ public final class ValueLease implements AutoCloseable {
 
 	private volatile int closed;
 
-	private ValueLease(ByteBuf content) {
+	private ValueLease(ByteBuf content, SlipcaseObserver observer) {
 		this.content = content;
-		this.observer = SlipcaseObservers.current();
+		// the observer of the moment, not the forwarder: a lease opened before an observer is
+		// registered must not be reported closed to it
+		this.observer = (observer == SlipcaseObservers.global()) ? SlipcaseObservers.current() : observer;
 		this.observer.leaseOpened();
 	}
 
@@ -52,8 +54,22 @@ public final class ValueLease implements AutoCloseable {
 	 * @param content the bytes, never {@code null}
 	 */
 	public static ValueLease of(ByteBuf content) {
+		return of(content, SlipcaseObservers.global());
+	}
+
+	/**
+	 * A lease over {@code content}'s readable bytes, reported opened and closed to
+	 * {@code observer}.
+	 * <p>
+	 * Reference count ownership of {@code content} is transferred to this method; {@link #close()}
+	 * releases it.
+	 * @param content the bytes, never {@code null}
+	 * @param observer where the lease is reported, never {@code null}
+	 */
+	public static ValueLease of(ByteBuf content, SlipcaseObserver observer) {
 		Assert.notNull(content, "content must not be null");
-		return new ValueLease(content);
+		Assert.notNull(observer, "observer must not be null");
+		return new ValueLease(content, observer);
 	}
 
 	/**

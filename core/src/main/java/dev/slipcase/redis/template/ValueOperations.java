@@ -324,7 +324,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	 */
 	public CompletableFuture<@Nullable ValueLease> lease(String key) {
 		requireKey(key);
-		LeaseOutput output = new LeaseOutput(this.allocator);
+		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());
 		return submit(command(CommandType.GET, output, args().addKey(key)));
 	}
 
@@ -335,13 +335,13 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (field != null) {
 			args.add(field);
 		}
-		LeaseOutput output = new LeaseOutput(this.allocator);
+		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());
 		return submit(command(type, output, args));
 	}
 
 	/** Like {@link #lease(String)} for {@code GETRANGE key start end}. */
 	CompletableFuture<@Nullable ValueLease> leaseRange(String key, long start, long end) {
-		LeaseOutput output = new LeaseOutput(this.allocator);
+		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());
 		return submit(command(CommandType.GETRANGE, output, args().addKey(key).add(start).add(end)));
 	}
 

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.metrics.SlipcaseObservers;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -52,7 +53,7 @@ class TemplateCommandTests {
 
 	@Test
 	void aLeaseThatReachedTheCallerIsNotReleasedByALaterCancel() {
-		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
 		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
 		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
 		command.complete();
@@ -65,7 +66,7 @@ class TemplateCommandTests {
 
 	@Test
 	void aReplyCopiedBeforeTheCommandIsCancelledIsReleased() {
-		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
 		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
 		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
 		command.cancel(false);
@@ -76,7 +77,7 @@ class TemplateCommandTests {
 
 	@Test
 	void aReplyArrivingAfterTheCommandWasCancelledIsReleased() {
-		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
 		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
 		command.cancel(false);
 		output.set(ByteBuffer.wrap("late".getBytes(StandardCharsets.UTF_8)));
@@ -86,7 +87,7 @@ class TemplateCommandTests {
 
 	@Test
 	void aLettuceBufferIsLeftAsItWasHandedOver() {
-		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT);
+		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
 		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
 		ByteBuffer view = ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.UTF_8), 2, 3);
 		output.set(view);

@@ -3,7 +3,7 @@ package dev.slipcase.redis.autoconfigure.cache;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -41,6 +41,8 @@ public final class CacheValueSerializer implements RedisSerializer<Object> {
 
 	private final AtomicBoolean warned = new AtomicBoolean();
 
+	private final SlipcaseObserver observer;
+
 	/**
 	 * A cache's serializer.
 	 * @param cacheName the cache's name, for messages and the meter
@@ -49,9 +51,11 @@ public final class CacheValueSerializer implements RedisSerializer<Object> {
 	 * @param stores what the cache holds, for messages, such as
 	 * {@code "Order (from OrderService.find(long))"}
 	 * @param unusableAsMiss whether an entry it cannot use is a miss rather than an error
+	 * @param observer where unusable entries are counted
 	 */
 	public CacheValueSerializer(String cacheName, RedisSerializer<Object> delegate, List<Class<?>> valueTypes,
-			String stores, boolean unusableAsMiss) {
+			String stores, boolean unusableAsMiss, SlipcaseObserver observer) {
+		this.observer = observer;
 		this.cacheName = cacheName;
 		this.delegate = delegate;
 		this.valueTypes = valueTypes.stream().<Class<?>>map(ClassUtils::resolvePrimitiveIfNecessary).toList();
@@ -111,7 +115,7 @@ public final class CacheValueSerializer implements RedisSerializer<Object> {
 			if (!this.unusableAsMiss) {
 				throw failure;
 			}
-			SlipcaseObservers.current().cacheEntryUnreadable(this.cacheName);
+			this.observer.cacheEntryUnreadable(this.cacheName);
 			if (this.warned.compareAndSet(false, true)) {
 				logger.warn("Cache '" + this.cacheName + "' treats an entry it cannot use as a miss, and the method "
 						+ "result replaces it (later ones are logged at DEBUG): " + failure.getMessage());

@@ -48,7 +48,7 @@ public final class CacheValueSerializers {
 		this.family = family;
 		this.properties = properties;
 		this.defaults = new CacheValueSerializer("*", family.valueSerializer(), List.of(),
-				"values of the allowed types " + family.allowlist().types().keySet(), properties.isUnreadableAsMiss());
+				"values of the allowed types " + family.allowlist().types().keySet(), properties.isUnreadableAsMiss(), family.observer());
 		Set<String> names = new LinkedHashSet<>(methods.keySet());
 		names.addAll(properties.getCaches().keySet());
 		for (String name : names) {
@@ -74,7 +74,7 @@ public final class CacheValueSerializers {
 		if (methods.isEmpty() && format == null && compression == null) {
 			return new CacheValueSerializer(name, this.family.valueSerializer(), List.of(),
 					"values of the allowed types " + this.family.allowlist().types().keySet(),
-					this.properties.isUnreadableAsMiss());
+					this.properties.isUnreadableAsMiss(), family.observer());
 		}
 		List<Type> types = new ArrayList<>();
 		List<Class<?>> classes = new ArrayList<>();
@@ -99,7 +99,7 @@ public final class CacheValueSerializers {
 		}
 		return new CacheValueSerializer(name, SlipcaseRedisSerializer.of(valueFormat, Object.class,
 				this.family.allocator()), classes, describe(methods),
-				this.properties.isUnreadableAsMiss());
+				this.properties.isUnreadableAsMiss(), family.observer());
 	}
 
 	private static SlipcaseConfigurationException unstorable(String cache, List<CachedMethod> methods,

@@ -1,8 +1,8 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
-import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.math.BigDecimal;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.sharded.SlipcaseShardedProperties.Namespace;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
@@ -12,7 +12,6 @@ import dev.slipcase.redis.sharded.ShardedNamespace;
 import dev.slipcase.redis.sharded.ShardedTemplate;
 import dev.slipcase.redis.sharded.ShardedTemplates;
 import io.lettuce.core.RedisException;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;

@@ -1,9 +1,9 @@
 package dev.slipcase.redis.autoconfigure.sharded;
 
-import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.util.HashMap;
 import java.util.Map;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.sharded.SlipcaseShardedProperties.Namespace;
 import dev.slipcase.redis.sharded.ShardedTemplate;
 

@@ -1,9 +1,10 @@
 package dev.slipcase.redis.autoconfigure.template;
 
-import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import java.util.Map;
 
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.serializer.FormatRouter;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.TypeAllowlist;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
@@ -61,6 +62,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 	@ConditionalOnMissingBean
 	ValueTemplates slipcaseValueTemplates(LettuceConnectionFactory connectionFactory,
 			SlipcaseValueTemplateProperties properties, ObjectProvider<FormatRouter> formatRouter,
+			ObjectProvider<SlipcaseSerializerFamily> family,
 			ObjectProvider<ByteBufAllocator> allocator, ObjectProvider<ValueTemplateCustomizer> customizers) {
 		if (!connectionFactory.isRunning()) {
 			// Spring Data starts the factory in afterPropertiesSet unless early start-up is off
@@ -79,7 +81,15 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 						ex);
 			}
 		}
-		formatRouter.ifUnique(builder::formatRouter);
+		// a FormatRouter of the application's, else the family's: its formats report to this
+		// context's observer
+		FormatRouter router = formatRouter.getIfUnique(() -> {
+			SlipcaseSerializerFamily serializers = family.getIfUnique();
+			return (serializers != null) ? serializers.router() : null;
+		});
+		if (router != null) {
+			builder.formatRouter(router);
+		}
 		allocator.ifUnique(builder::allocator);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.TypeAllowlist;
@@ -25,7 +26,7 @@ class CacheValueSerializerTests {
 		.json(TypeAllowlist.builder().allow("text", String.class).allow("decimal", BigDecimal.class).build());
 
 	private final CacheValueSerializer serializer = new CacheValueSerializer("orders", this.delegate,
-			List.of(String.class), "String (from Names.find(long))", true);
+			List.of(String.class), "String (from Names.find(long))", true, SlipcaseObserver.NOOP);
 
 	@AfterEach
 	void forgetKeys() {
@@ -69,7 +70,7 @@ class CacheValueSerializerTests {
 	@Test
 	void namesTheKeyTheWriterFetchedWhenUnusableEntriesAreErrors() {
 		CacheValueSerializer strict = new CacheValueSerializer("orders", this.delegate, List.of(String.class),
-				"String", false);
+				"String", false, SlipcaseObserver.NOOP);
 		byte[] garbage = "{not json".getBytes(StandardCharsets.UTF_8);
 		CacheKeyContext.valueFetched(KEY, garbage, null);
 		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> strict.deserialize(garbage.clone()))
@@ -79,7 +80,7 @@ class CacheValueSerializerTests {
 	@Test
 	void namesNoKeyForBytesTheWriterDidNotFetch() {
 		CacheValueSerializer strict = new CacheValueSerializer("orders", this.delegate, List.of(String.class),
-				"String", false);
+				"String", false, SlipcaseObserver.NOOP);
 		CacheKeyContext.valueFetched(KEY, "[\"text\",\"other\"]".getBytes(StandardCharsets.UTF_8), null);
 		assertThatExceptionOfType(SerializationException.class)
 			.isThrownBy(() -> strict.deserialize("{not json".getBytes(StandardCharsets.UTF_8)))
