@@ -2,9 +2,9 @@ package dev.slipcase.redis.codec;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.slipcase.redis.serializer.Utf8StringFormat;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 
 /**
  * {@code String} keys as UTF-8, written straight into the target buffer (Netty's ASCII fast path
@@ -28,7 +28,7 @@ public final class Utf8KeyFormat implements ValueFormat<String> {
 	/** Writes {@code value} as UTF-8 at {@code out}'s writer index. The caller remains responsible for releasing {@code out}. */
 	@Override
 	public void encode(String value, ByteBuf out) {
-		ByteBufUtil.reserveAndWriteUtf8(out, value, ByteBufUtil.utf8Bytes(value));
+		Utf8StringFormat.INSTANCE.encode(value, out);
 	}
 
 	/** Reads all of {@code in}'s readable bytes as UTF-8. The caller remains responsible for releasing {@code in}; it is not retained. */
@@ -42,7 +42,7 @@ public final class Utf8KeyFormat implements ValueFormat<String> {
 	/** The exact number of UTF-8 bytes of {@code value}. */
 	@Override
 	public int estimateSize(String value) {
-		return ByteBufUtil.utf8Bytes(value);
+		return Utf8StringFormat.INSTANCE.estimateSize(value);
 	}
 
 	@Override
