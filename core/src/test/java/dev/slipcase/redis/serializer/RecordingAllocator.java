@@ -8,11 +8,11 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 
 /** An allocator that remembers every buffer it handed out, so tests can check all were released. */
-final class RecordingAllocator extends AbstractByteBufAllocator {
+public final class RecordingAllocator extends AbstractByteBufAllocator {
 
 	private final List<ByteBuf> handedOut = new CopyOnWriteArrayList<>();
 
-	RecordingAllocator(boolean direct) {
+	public RecordingAllocator(boolean direct) {
 		super(direct);
 	}
 
@@ -38,6 +38,16 @@ final class RecordingAllocator extends AbstractByteBufAllocator {
 
 	int handedOut() {
 		return this.handedOut.size();
+	}
+
+	/** The buffers handed out so far, in order. */
+	public List<ByteBuf> buffers() {
+		return this.handedOut;
+	}
+
+	/** Forgets the buffers handed out so far. */
+	public void forget() {
+		this.handedOut.clear();
 	}
 
 	boolean allReleased() {

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.serializer.RecordingAllocator;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.leak.LeakReports;
@@ -16,9 +16,6 @@ import dev.slipcase.redis.testformat.PickyFormat;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
-import io.netty.buffer.AbstractByteBufAllocator;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -119,18 +116,18 @@ class ValueTemplateFaultTests {
 
 	@Test
 	void aCommandThatTimesOutIsCancelledAndReleasesItsBufferAtOnce() {
-		RecordingAllocator allocator = new RecordingAllocator();
+		RecordingAllocator allocator = new RecordingAllocator(true);
 		RedisURI uri = RedisURI.builder(RedisURI.create(redis.endpoint().uri())).withTimeout(Duration.ofMillis(300)).build();
 		try (ValueTemplate<String> template = ValueTemplate.create(this.client, uri, PickyFormat.INSTANCE)
 			.withAllocator(allocator)) {
 			template.set("warm-up", "connects");
-			allocator.buffers.clear();
+			allocator.forget();
 			redis.command("CLIENT", "PAUSE", "10000", "WRITE");
 			assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> template.set("k", "v".repeat(1000)))
 				.withMessageContaining("'k'")
 				.withMessageContaining("cancelled");
 			// Redis still holds the SET: only a cancelled command has released its value already
-			assertThat(allocator.buffers).singleElement().satisfies((buffer) -> assertThat(buffer.refCnt()).isZero());
+			assertThat(allocator.buffers()).singleElement().satisfies((buffer) -> assertThat(buffer.refCnt()).isZero());
 			redis.command("CLIENT", "UNPAUSE");
 			template.set("after", "carries on");
 			assertThat(template.get("after")).isEqualTo("carries on");
@@ -201,37 +198,6 @@ class ValueTemplateFaultTests {
 			}).get(30, TimeUnit.SECONDS);
 		}
 		return sets;
-	}
-
-	/** Unpooled direct buffers (never recycled, so a released one stays released), each one recorded. */
-	private static final class RecordingAllocator extends AbstractByteBufAllocator {
-
-		final List<ByteBuf> buffers = new CopyOnWriteArrayList<>();
-
-		RecordingAllocator() {
-			super(true);
-		}
-
-		@Override
-		protected ByteBuf newHeapBuffer(int initialCapacity, int maxCapacity) {
-			return record(UnpooledByteBufAllocator.DEFAULT.heapBuffer(initialCapacity, maxCapacity));
-		}
-
-		@Override
-		protected ByteBuf newDirectBuffer(int initialCapacity, int maxCapacity) {
-			return record(UnpooledByteBufAllocator.DEFAULT.directBuffer(initialCapacity, maxCapacity));
-		}
-
-		private ByteBuf record(ByteBuf buffer) {
-			this.buffers.add(buffer);
-			return buffer;
-		}
-
-		@Override
-		public boolean isDirectBufferPooled() {
-			return false;
-		}
-
 	}
 
 	private static String value(int i) {
