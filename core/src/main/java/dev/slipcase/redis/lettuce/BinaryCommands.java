@@ -70,14 +70,25 @@ public final class BinaryCommands {
 		return command(CommandType.PERSIST, new BooleanOutput<>(CODEC), args().addKey(key));
 	}
 
-	/** {@code INCRBY key delta}: the new value. */
+	/** {@code INCRBY key delta}: the new value; sent at most once (see {@link SentOnceCommand}). */
 	public static AsyncCommand<byte[], byte[], Long> incrby(byte[] key, long delta) {
-		return command(CommandType.INCRBY, new IntegerOutput<>(CODEC), args().addKey(key).add(delta));
+		return SentOnceCommand.of(CommandType.INCRBY, new IntegerOutput<>(CODEC), args().addKey(key).add(delta));
 	}
 
-	/** {@code INCRBYFLOAT key delta}: the new value. */
+	/** {@code INCRBYFLOAT key delta}: the new value; sent at most once (see {@link SentOnceCommand}). */
 	public static AsyncCommand<byte[], byte[], Double> incrbyfloat(byte[] key, double delta) {
-		return command(CommandType.INCRBYFLOAT, new DoubleOutput<>(CODEC), args().addKey(key).add(delta));
+		return SentOnceCommand.of(CommandType.INCRBYFLOAT, new DoubleOutput<>(CODEC), args().addKey(key).add(delta));
+	}
+
+	/** {@code HINCRBY key field delta}: the new value; sent at most once (see {@link SentOnceCommand}). */
+	public static AsyncCommand<byte[], byte[], Long> hincrby(byte[] key, byte[] field, long delta) {
+		return SentOnceCommand.of(CommandType.HINCRBY, new IntegerOutput<>(CODEC),
+				args().addKey(key).add(field).add(delta));
+	}
+
+	/** {@code HSET key field value}: 1 when the field is new, else 0. */
+	public static AsyncCommand<byte[], byte[], Long> hset(byte[] key, byte[] field, byte[] value) {
+		return command(CommandType.HSET, new IntegerOutput<>(CODEC), args().addKey(key).add(field).addValue(value));
 	}
 
 	/** {@code HGET key field}: the value, or {@code null}. */

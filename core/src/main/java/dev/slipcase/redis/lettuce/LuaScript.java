@@ -10,7 +10,6 @@ import java.util.function.Consumer;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
@@ -18,7 +17,9 @@ import org.springframework.util.Assert;
 
 /**
  * The source of a Lua script and its SHA-1, run with {@code EVALSHA} and, when the server does
- * not have it cached, with {@code EVAL} (see {@link Pipeline#script}). What the script's
+ * not have it cached, with {@code EVAL} (see {@link Pipeline#script}). A script call reaches Redis at most
+ * once: one whose reply was lost with its connection fails rather than run again (see
+ * {@link SentOnceCommand}). What the script's
  * {@code KEYS} and {@code ARGV} mean belongs with its source, in the class that declares it.
  * Immutable and thread-safe.
  */
@@ -71,7 +72,7 @@ public final class LuaScript {
 			CommandArgs<K, V> args, List<K> keys, Consumer<CommandArgs<K, V>> argv) {
 		args.add(keys.size()).addKeys(keys);
 		argv.accept(args);
-		return new AsyncCommand<>(new Command<>(type, output, args));
+		return SentOnceCommand.of(type, output, args);
 	}
 
 	@Override

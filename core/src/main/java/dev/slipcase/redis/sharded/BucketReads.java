@@ -13,11 +13,15 @@ import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link BucketStore} reads raw values: one key with {@code HGET} (then, on a miss, field and
- * overflow key again in one script, in case a concurrent write just moved the value); many keys in
- * one script call on a standalone server, or one {@code HMGET} per bucket, pipelined, on any
- * server; and, with read-through, the plain key of the same name where the namespace has no value.
- * Thread-safe.
+ * How a {@link BucketStore} reads raw values, without a script in the common case: a key is one
+ * {@code HGET} of its field, many keys one {@code HMGET} per bucket, all written together (on a
+ * cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
+ * marker} is followed to its overflow key with a {@code GET} in a second round trip, for those
+ * fields only; a key whose field name is too long for a compact hash is read from its overflow key
+ * directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
+ * back into the field, or the overflow key expired) are field and overflow key read again in one
+ * atomic script call. With read-through, the plain key of the same name is read where the
+ * namespace has no value. Thread-safe.
  */
 final class BucketReads {
 
@@ -42,88 +46,117 @@ final class BucketReads {
 
 	/** The raw value of a location, from its bucket or its overflow key. */
 	byte @Nullable [] readOwn(Location location) {
-		byte[] bytes = null;
-		if (location.fieldFits()) {
-			bytes = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", location.key());
+		if (!location.fieldFits()) {
+			return this.redis.call(BinaryCommands.get(location.overflow()), "read", location.key());
 		}
-		if (bytes == null) {
-			// not in the bucket: read field and overflow key again in one atomic step, in case a
-			// concurrent write just moved the value between them
-			Pipeline<byte[], byte[]> alone = this.redis.pipeline();
-			CompletableFuture<List<Object>> reply = BucketScripts.read(alone, List.of(location));
-			alone.send();
-			bytes = BucketScripts.values(this.redis.await(reply, "read", location.key())).get(0);
+		byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", location.key());
+		if (!FieldValues.isOverflow(field)) {
+			return FieldValues.decode(field);
 		}
-		return bytes;
+		byte[] bytes = this.redis.call(BinaryCommands.get(location.overflow()), "read", location.key());
+		return (bytes != null) ? bytes : readAtomically(List.of(location)).get(0);
 	}
 
 	/**
-	 * The raw values of {@code locations}, in the same order, {@code null} where a key has none. On
-	 * a standalone server, one script call reads them all; on a cluster, one {@code HMGET} per
-	 * bucket, written together, then one script call per bucket with misses for their overflow keys.
+	 * The raw values of {@code locations}, in the same order, {@code null} where a key has none:
+	 * one {@code HMGET} per bucket and a {@code GET} per key whose field name is too long, written
+	 * together; then a {@code GET} per marker found, written together.
 	 */
-	List<byte @Nullable []> readAll(List<Location> locations, boolean standalone) {
-		List<byte @Nullable []> raw = (standalone && locations.size() > 1) ? readAtOnce(locations)
-				: readByBucket(locations);
+	List<byte @Nullable []> readAll(List<Location> locations) {
+		if (locations.size() == 1) {
+			List<byte @Nullable []> one = new ArrayList<>(1);
+			one.add(read(locations.get(0)));
+			return one;
+		}
+		KeyGroups buckets = KeyGroups.by(locations, (i) -> locations.get(i).fieldFits(), Location::bucketName);
+		KeyGroups plain = KeyGroups.by(locations, (i) -> !locations.get(i).fieldFits(), Location::key);
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		List<CompletableFuture<List<byte @Nullable []>>> fields = new ArrayList<>(buckets.count());
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			List<Location> group = buckets.select(bucket, locations);
+			fields.add(pipeline.add(BinaryCommands.hmget(group.get(0).bucket(),
+					group.stream().map(Location::field).toList())));
+		}
+		List<CompletableFuture<byte @Nullable []>> overflowOnly = new ArrayList<>(plain.count());
+		for (int key = 0; key < plain.count(); key++) {
+			overflowOnly.add(pipeline.add(BinaryCommands.get(plain.select(key, locations).get(0).overflow())));
+		}
+		pipeline.send();
+		List<CompletableFuture<?>> all = new ArrayList<>(fields);
+		all.addAll(overflowOnly);
+		this.redis.awaitAll(all, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
+				null);
+		List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
+		List<byte @Nullable []> inBuckets = buckets.reassemble(fields.stream().map(CompletableFuture::join).toList());
+		List<byte @Nullable []> inOverflow = plain.reassemble(overflowOnly.stream().map((reply) -> {
+			List<byte @Nullable []> one = new ArrayList<>(1);
+			one.add(reply.join());
+			return one;
+		}).toList());
+		for (int i = 0; i < raw.size(); i++) {
+			raw.set(i, locations.get(i).fieldFits() ? inBuckets.get(i) : inOverflow.get(i));
+		}
+		followMarkers(locations, raw);
 		if (this.namespace.readThrough()) {
 			readPlainKeys(locations, raw);
 		}
 		return raw;
 	}
 
-	/** Standalone: one script call reads every key, one HMGET per bucket, then the misses' overflow keys. */
-	private List<byte @Nullable []> readAtOnce(List<Location> locations) {
-		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
-		List<List<Location>> groups = new ArrayList<>(buckets.count());
-		for (int bucket = 0; bucket < buckets.count(); bucket++) {
-			groups.add(buckets.select(bucket, locations));
+	/** Replaces each marker in {@code raw} by its overflow key's value, and decodes every field. */
+	private void followMarkers(List<Location> locations, List<byte @Nullable []> raw) {
+		List<Integer> marked = new ArrayList<>();
+		for (int i = 0; i < raw.size(); i++) {
+			if (!locations.get(i).fieldFits()) {
+				continue;
+			}
+			if (FieldValues.isOverflow(raw.get(i))) {
+				marked.add(i);
+			}
+			else {
+				raw.set(i, FieldValues.decode(raw.get(i)));
+			}
 		}
-		Pipeline<byte[], byte[]> alone = this.redis.pipeline();
-		CompletableFuture<List<Object>> reply = BucketScripts.readMany(alone, groups);
-		alone.send();
-		List<byte @Nullable []> values = BucketScripts.values(this.redis.await(reply, "read " + locations.size()
-				+ " keys of namespace '" + this.namespace.name() + "'", null));
-		List<List<byte @Nullable []>> perBucket = new ArrayList<>(groups.size());
-		int from = 0;
-		for (List<Location> group : groups) {
-			perBucket.add(values.subList(from, from + group.size()));
-			from += group.size();
-		}
-		return buckets.reassemble(perBucket);
-	}
-
-	/** Any server: one HMGET per bucket, sent together, then the misses' overflow keys per bucket. */
-	private List<byte @Nullable []> readByBucket(List<Location> locations) {
-		KeyGroups buckets = KeyGroups.by(locations, (i) -> locations.get(i).fieldFits(), Location::bucketName);
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		List<CompletableFuture<List<byte @Nullable []>>> replies = new ArrayList<>(buckets.count());
-		for (int bucket = 0; bucket < buckets.count(); bucket++) {
-			List<Location> group = buckets.select(bucket, locations);
-			replies.add(pipeline.add(BinaryCommands.hmget(group.get(0).bucket(),
-					group.stream().map(Location::field).toList())));
-		}
-		pipeline.send();
-		this.redis.awaitAll(replies, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
-				null);
-		List<byte @Nullable []> raw = buckets.reassemble(replies.stream().map(CompletableFuture::join).toList());
-		readMisses(locations, raw);
-		return raw;
-	}
-
-	/** Reads field and overflow key of every location without a value yet, one script call per bucket. */
-	private void readMisses(List<Location> locations, List<byte @Nullable []> raw) {
-		KeyGroups misses = KeyGroups.by(locations, (i) -> raw.get(i) == null, Location::bucketName);
-		if (misses.count() == 0) {
+		if (marked.isEmpty()) {
 			return;
 		}
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(misses.count());
-		for (int bucket = 0; bucket < misses.count(); bucket++) {
-			replies.add(BucketScripts.read(pipeline, misses.select(bucket, locations)));
+		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>(marked.size());
+		for (int i : marked) {
+			values.add(pipeline.add(BinaryCommands.get(locations.get(i).overflow())));
 		}
 		pipeline.send();
-		this.redis.awaitAll(replies, "read the overflow values of " + locations.size() + " keys", null);
-		fillGaps(raw, misses.reassemble(replies.stream().map((reply) -> BucketScripts.values(reply.join())).toList()));
+		this.redis.awaitAll(values, "read the overflow values of " + marked.size() + " keys", null);
+		List<Location> gone = new ArrayList<>();
+		List<Integer> gonePositions = new ArrayList<>();
+		for (int j = 0; j < marked.size(); j++) {
+			byte[] value = values.get(j).join();
+			raw.set(marked.get(j), value);
+			if (value == null) {
+				gone.add(locations.get(marked.get(j)));
+				gonePositions.add(marked.get(j));
+			}
+		}
+		if (!gone.isEmpty()) {
+			List<byte @Nullable []> again = readAtomically(gone);
+			for (int j = 0; j < gone.size(); j++) {
+				raw.set(gonePositions.get(j), again.get(j));
+			}
+		}
+	}
+
+	/** Reads field and overflow key of each location in one atomic step, one script call per bucket. */
+	private List<byte @Nullable []> readAtomically(List<Location> locations) {
+		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			replies.add(BucketScripts.read(pipeline, buckets.select(bucket, locations)));
+		}
+		pipeline.send();
+		this.redis.awaitAll(replies, "read " + locations.size() + " moving keys of namespace '"
+				+ this.namespace.name() + "'", null);
+		return buckets.reassemble(replies.stream().map((reply) -> BucketScripts.values(reply.join())).toList());
 	}
 
 	/** With read-through: the plain key of the same name of every location without a value. */

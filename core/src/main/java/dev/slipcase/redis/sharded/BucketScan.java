@@ -83,8 +83,11 @@ final class BucketScan {
 		this.redis.awaitAll(all, "read " + keys.size() + " keys of namespace '" + this.namespace.name() + "'", null);
 		for (int i = 0; i < buckets.size(); i++) {
 			for (Map.Entry<byte[], byte[]> entry : buckets.get(i).join().entrySet()) {
+				if (FieldValues.isOverflow(entry.getValue())) {
+					continue; // the value is its overflow key's, visited on its own
+				}
 				action.accept(this.placement.logicalKey(bucketNames.get(i), new String(entry.getKey(), StandardCharsets.UTF_8)),
-						entry.getValue());
+						FieldValues.decode(entry.getValue()));
 			}
 		}
 		for (int i = 0; i < overflowKeys.size(); i++) {

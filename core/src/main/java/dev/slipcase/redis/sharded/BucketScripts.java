@@ -18,10 +18,10 @@ import org.jspecify.annotations.Nullable;
  * and {@code ARGV}, and the meaning of its reply, in one place: callers pass what a script works
  * on, and each method here builds the arguments and adds the call to a {@link Pipeline}, never a
  * caller by index. Every script touches one bucket and its overflow keys, which share the bucket's
- * hash tag, so it runs on one cluster node, atomically ({@link #readMany} aside: standalone only).
+ * hash tag, so it runs on one cluster node, atomically.
  * Each call returns the script's raw reply, the very future that cancelling cancels the call;
  * {@code written}, {@code values} and {@code incremented} read the reply once it is there. Longer
- * than most classes because it holds the Lua source of six scripts, each next to its layout.
+ * than most classes because it holds the Lua source of five scripts, each next to its layout.
  */
 final class BucketScripts {
 
@@ -61,53 +61,98 @@ final class BucketScripts {
 			long bucketTtlMillis) {
 	}
 
-	/** The arguments of {@link #SET} before the first field's: those of {@link SetOptions}. */
-	private static final int SET_HEADER = 6;
+	/** Where {@link #SET} puts a value: its {@code place} argument. */
+	enum Place {
 
-	/** The arguments of {@link #SET} per field: the field, the value, {@code 1} when the value fits a compact hash. */
+		/** In the bucket, unless it needs a TTL the server cannot put on a field. */
+		FIELD("h"),
+		/** In the overflow key, with the {@link FieldValues#OVERFLOW marker} in the bucket: too long for a compact hash. */
+		MARKED_OVERFLOW("o"),
+		/** In the overflow key alone: the field name itself is too long for a compact hash. */
+		OVERFLOW_ONLY("k");
+
+		private final byte[] code;
+
+		Place(String code) {
+			this.code = code.getBytes(StandardCharsets.US_ASCII);
+		}
+
+		/** Where the value of {@code location} goes, given the longest value a compact hash keeps. */
+		static Place of(Location location, byte[] value, int maxValueBytes) {
+			if (!location.fieldFits()) {
+				return OVERFLOW_ONLY;
+			}
+			return (FieldValues.encodedLength(value) <= maxValueBytes) ? FIELD : MARKED_OVERFLOW;
+		}
+
+	}
+
+	/** The arguments of {@link #SET} before the first field's: those of {@link SetOptions}, then the marker. */
+	private static final int SET_HEADER = 7;
+
+	/** The arguments of {@link #SET} per field: the field, the value, its {@link Place}. */
 	private static final int SET_PER_FIELD = 3;
+
+	/**
+	 * Lua: {@code value} as a bucket field stores it, see {@link FieldValues#encode}; {@code \247} is
+	 * the escape byte {@code 0xF7}.
+	 */
+	private static final String ESCAPE_FUNCTION = """
+			local function escape(value)
+			  if string.byte(value, 1) == 247 then return '\247' .. value end
+			  return value
+			end
+			""";
 
 	/**
 	 * Writes fields of one bucket. KEYS: the bucket, then the overflow key of each field. ARGV: 1 NX
 	 * flag, 2 entry limit (0 = none), 3 {@code 1} when the server expires hash fields, 4 TTL mode
 	 * ({@code n} none: clear any TTL, {@code x} set ARGV 5, {@code k} keep the current one), 5 TTL ms,
-	 * 6 bucket TTL ms (0 = none), then per field: the field, the value, {@code 1} when the value fits
-	 * a compact hash. A value goes to the bucket when it fits and needs no TTL the server cannot put on
-	 * a field, else to its overflow key; the other place is cleared in the same step. Returns
-	 * {@code {-1}} when the new fields would pass the entry limit (nothing written), else per field 1
-	 * (written) or 0 (present under NX).
+	 * 6 bucket TTL ms (0 = none), 7 the overflow marker, then per field: the field, the value, its
+	 * {@link Place}. A value goes to the bucket when it fits and needs no TTL the server cannot put on
+	 * a field, else to its overflow key with the marker in its field (unless the field itself is too
+	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
+	 * counts as no value. Returns {@code {-1}} when the new fields would pass the entry limit (nothing
+	 * written), else per field 1 (written) or 0 (present under NX).
 	 */
-	private static final LuaScript SET = LuaScript.of("""
+	private static final LuaScript SET = LuaScript.of(ESCAPE_FUNCTION + """
 			local nx = ARGV[1] == '1'
 			local limit = tonumber(ARGV[2])
 			local hfe = ARGV[3] == '1'
 			local mode = ARGV[4]
 			local ttlArg = tonumber(ARGV[5])
 			local bucketTtl = tonumber(ARGV[6])
+			local marker = ARGV[7]
 			local n = (#ARGV - %1$d) / %2$d
 			local plan = {}
 			local added = 0
 			for i = 1, n do
 			  local at = %1$d + %2$d * (i - 1)
 			  local field = ARGV[at + 1]
+			  local place = ARGV[at + 3]
 			  local overflow = KEYS[1 + i]
-			  local inHash = redis.call('HEXISTS', KEYS[1], field) == 1
-			  local present = inHash or redis.call('EXISTS', overflow) == 1
-			  local step = { write = not (nx and present), inHash = inHash, ttl = 0 }
+			  local current = false
+			  if place ~= 'k' then current = redis.call('HGET', KEYS[1], field) end
+			  local marked = current == marker
+			  local step = { hadField = current ~= false, inHash = current ~= false and not marked, place = place, ttl = 0 }
+			  if marked and redis.call('EXISTS', overflow) == 0 then marked = false end
+			  step.marked = marked
+			  local present = step.inHash or marked or (place == 'k' and redis.call('EXISTS', overflow) == 1)
+			  step.write = not (nx and present)
 			  if step.write then
 			    if mode == 'x' then
 			      step.ttl = ttlArg
 			    elseif mode == 'k' then
-			      local current = -1
-			      if inHash then
-			        if hfe then current = redis.call('HPTTL', KEYS[1], 'FIELDS', 1, field)[1] end
-			      else
-			        current = redis.call('PTTL', overflow)
+			      local left = -1
+			      if step.inHash then
+			        if hfe then left = redis.call('HPTTL', KEYS[1], 'FIELDS', 1, field)[1] end
+			      elseif marked or place == 'k' then
+			        left = redis.call('PTTL', overflow)
 			      end
-			      if current > 0 then step.ttl = current end
+			      if left > 0 then step.ttl = left end
 			    end
-			    step.toHash = ARGV[at + 3] == '1' and (step.ttl == 0 or hfe)
-			    if step.toHash and not inHash then added = added + 1 end
+			    step.toHash = place == 'h' and (step.ttl == 0 or hfe)
+			    if place ~= 'k' and not step.hadField then added = added + 1 end
 			  end
 			  plan[i] = step
 			end
@@ -124,23 +169,30 @@ final class BucketScripts {
 			  if not step.write then
 			    result[i] = 0
 			  else
+			    local fieldTtl = 0
 			    if step.toHash then
-			      redis.call('HSET', KEYS[1], field, value)
-			      if step.ttl > 0 then
-			        redis.call('HPEXPIRE', KEYS[1], step.ttl, 'FIELDS', 1, field)
-			      elseif hfe and step.inHash then
-			        redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field)
-			      end
-			      if not step.inHash then redis.call('DEL', overflow) end
+			      redis.call('HSET', KEYS[1], field, escape(value))
+			      fieldTtl = step.ttl
+			      redis.call('DEL', overflow)
 			    else
-			      if step.ttl > 0 then
-			        redis.call('SET', overflow, value, 'PX', step.ttl)
-			      elseif bucketTtl > 0 then
-			        redis.call('SET', overflow, value, 'PX', bucketTtl)
+			      local keyTtl = step.ttl
+			      if keyTtl == 0 then keyTtl = bucketTtl end
+			      if keyTtl > 0 then
+			        redis.call('SET', overflow, value, 'PX', keyTtl)
 			      else
 			        redis.call('SET', overflow, value)
 			      end
-			      if step.inHash then redis.call('HDEL', KEYS[1], field) end
+			      if step.place ~= 'k' then
+			        redis.call('HSET', KEYS[1], field, marker)
+			        fieldTtl = step.ttl
+			      end
+			    end
+			    if hfe and step.place ~= 'k' then
+			      if fieldTtl > 0 then
+			        redis.call('HPEXPIRE', KEYS[1], fieldTtl, 'FIELDS', 1, field)
+			      elseif step.hadField then
+			        redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field)
+			      end
 			    end
 			    result[i] = 1
 			  end
@@ -150,44 +202,24 @@ final class BucketScripts {
 			""".formatted(SET_HEADER, SET_PER_FIELD));
 
 	/**
-	 * Reads fields of one bucket, falling back to each field's overflow key, in one atomic step.
-	 * KEYS: the bucket, then the overflow key of each field. ARGV: the fields. Returns the values,
-	 * nil where absent.
+	 * Reads fields of one bucket in one atomic step, following each marker to its overflow key: what
+	 * a read falls back to when a marker's overflow key was gone a moment ago (a concurrent write
+	 * moved the value, or the overflow key expired, in which case its marker is removed here). KEYS:
+	 * the bucket, then the overflow key of each field. ARGV: the marker, then the fields. Returns the
+	 * values as they were written, nil where absent.
 	 */
 	private static final LuaScript READ = LuaScript.of("""
+			local marker = ARGV[1]
 			local result = {}
-			for i = 1, #ARGV do
+			for i = 2, #ARGV do
 			  local value = redis.call('HGET', KEYS[1], ARGV[i])
-			  if not value then value = redis.call('GET', KEYS[1 + i]) end
-			  result[i] = value
-			end
-			return result
-			""");
-
-	/**
-	 * Reads fields of many buckets in one call, one {@code HMGET} per bucket, each missing field
-	 * falling back to its overflow key: for a standalone server only, as the keys span cluster slots.
-	 * KEYS: the buckets, then the overflow key of every field in order. ARGV: the number of buckets,
-	 * then per bucket its number of fields and the fields. Returns the values in that order, nil where
-	 * absent.
-	 */
-	private static final LuaScript READ_MANY = LuaScript.of("""
-			local buckets = tonumber(ARGV[1])
-			local result = {}
-			local found = 0
-			local arg = 2
-			local overflow = buckets + 1
-			for b = 1, buckets do
-			  local count = tonumber(ARGV[arg])
-			  local values = redis.call('HMGET', KEYS[b], unpack(ARGV, arg + 1, arg + count))
-			  for i = 1, count do
-			    local value = values[i]
-			    if not value then value = redis.call('GET', KEYS[overflow]) end
-			    found = found + 1
-			    result[found] = value
-			    overflow = overflow + 1
+			  if value == marker then
+			    value = redis.call('GET', KEYS[i])
+			    if not value then redis.call('HDEL', KEYS[1], ARGV[i]) end
+			  elseif value and string.byte(value, 1) == 247 then
+			    value = string.sub(value, 2)
 			  end
-			  arg = arg + count + 1
+			  result[i - 1] = value
 			end
 			return result
 			""");
@@ -213,31 +245,62 @@ final class BucketScripts {
 			""");
 
 	/**
-	 * Increments a value where it lives: in its overflow key when it is there (keeping that key's TTL),
-	 * else as a field, refusing a new field beyond the entry limit. KEYS: the bucket, the overflow key.
-	 * ARGV: 1 entry limit (0 = none), 2 increment, 3 {@code f} for a float increment, 4 bucket TTL ms
-	 * (0 = none), 5 the field. Returns {@code {-1}} when full, else {@code {1, new value as text}}.
+	 * Increments a value where it lives: in its overflow key when its field holds the marker (keeping
+	 * that key's TTL), else in its field, refusing a new field beyond the entry limit. When the new
+	 * value might be longer than a compact hash keeps (any float; an integer when the server keeps
+	 * fewer than 20 bytes), it is computed in the overflow key first and moved to the field only when
+	 * it fits, else the field gets the marker: the bucket never leaves its compact encoding. KEYS: the
+	 * bucket, the overflow key. ARGV: 1 entry limit (0 = none), 2 increment, 3 {@code f} for a float
+	 * increment, 4 bucket TTL ms (0 = none), 5 the field, 6 the marker, 7 the longest value a compact
+	 * hash keeps, 8 {@code 1} when the server expires hash fields. Returns {@code {-1}} when full, else
+	 * {@code {1, new value as text}}; an error when the value is no number (nothing changed).
 	 */
 	private static final LuaScript INCREMENT = LuaScript.of("""
 			local limit = tonumber(ARGV[1])
-			local floating = ARGV[3] == 'f'
-			local inHash = redis.call('HEXISTS', KEYS[1], ARGV[5]) == 1
-			if not inHash and redis.call('EXISTS', KEYS[2]) == 1 then
-			  if floating then
-			    return {1, redis.call('INCRBYFLOAT', KEYS[2], ARGV[2])}
+			local delta = ARGV[2]
+			local op = 'INCRBY'
+			if ARGV[3] == 'f' then op = 'INCRBYFLOAT' end
+			local bucketTtl = tonumber(ARGV[4])
+			local field = ARGV[5]
+			local marker = ARGV[6]
+			local maxValue = tonumber(ARGV[7])
+			local hfe = ARGV[8] == '1'
+			local current = redis.call('HGET', KEYS[1], field)
+			if current == marker then
+			  if redis.call('EXISTS', KEYS[2]) == 1 then
+			    redis.call(op, KEYS[2], delta)
+			    return {1, redis.call('GET', KEYS[2])}
 			  end
-			  return {1, tostring(redis.call('INCRBY', KEYS[2], ARGV[2]))}
+			  redis.call('HDEL', KEYS[1], field)
+			  current = false
 			end
-			if limit > 0 and not inHash and redis.call('HLEN', KEYS[1]) >= limit then
+			if not current and limit > 0 and redis.call('HLEN', KEYS[1]) >= limit then
 			  return {-1}
 			end
-			local value
-			if floating then
-			  value = redis.call('HINCRBYFLOAT', KEYS[1], ARGV[5], ARGV[2])
-			else
-			  value = tostring(redis.call('HINCRBY', KEYS[1], ARGV[5], ARGV[2]))
+			if op == 'INCRBY' and maxValue >= 20 then
+			  redis.call('HINCRBY', KEYS[1], field, delta)
+			  if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
+			  return {1, redis.call('HGET', KEYS[1], field)}
 			end
-			if tonumber(ARGV[4]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end
+			local ttl = -1
+			if current and hfe then ttl = redis.call('HPTTL', KEYS[1], 'FIELDS', 1, field)[1] end
+			redis.call('SET', KEYS[2], current or '0')
+			local reply = redis.pcall(op, KEYS[2], delta)
+			if type(reply) == 'table' and reply.err then
+			  redis.call('DEL', KEYS[2])
+			  return reply
+			end
+			local value = redis.call('GET', KEYS[2])
+			if #value <= maxValue then
+			  redis.call('HSET', KEYS[1], field, value)
+			  redis.call('DEL', KEYS[2])
+			else
+			  redis.call('HSET', KEYS[1], field, marker)
+			  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl)
+			  elseif bucketTtl > 0 then redis.call('PEXPIRE', KEYS[2], bucketTtl) end
+			end
+			if ttl > 0 then redis.call('HPEXPIRE', KEYS[1], ttl, 'FIELDS', 1, field) end
+			if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
 			return {1, value}
 			""");
 
@@ -248,10 +311,10 @@ final class BucketScripts {
 	 * Adds {@link #SET} of fields of one bucket.
 	 * @param locations the fields' locations, all in one bucket
 	 * @param values the value of each location
-	 * @param fitsHash per location whether its value fits a compact hash
+	 * @param places where each value goes
 	 */
 	static CompletableFuture<List<Object>> set(Pipeline<byte[], byte[]> pipeline, SetOptions options,
-			List<Location> locations, List<byte[]> values, boolean[] fitsHash) {
+			List<Location> locations, List<byte[]> values, List<Place> places) {
 		List<byte[]> keys = bucketAndOverflowKeys(locations);
 		return pipeline.script(SET, BucketScripts::multi, keys, (argv) -> {
 			argv.addValue(options.nx() ? ONE : ZERO)
@@ -259,9 +322,10 @@ final class BucketScripts {
 				.addValue(options.fieldExpiry() ? ONE : ZERO)
 				.addValue(options.ttlMode().code)
 				.addValue(decimal(options.ttlMillis()))
-				.addValue(decimal(options.bucketTtlMillis()));
+				.addValue(decimal(options.bucketTtlMillis()))
+				.addValue(FieldValues.OVERFLOW);
 			for (int i = 0; i < locations.size(); i++) {
-				argv.addValue(locations.get(i).field()).addValue(values.get(i)).addValue(fitsHash[i] ? ONE : ZERO);
+				argv.addValue(locations.get(i).field()).addValue(values.get(i)).addValue(places.get(i).code);
 			}
 		});
 	}
@@ -281,27 +345,15 @@ final class BucketScripts {
 		return written;
 	}
 
-	/** Adds {@link #READ} of fields of one bucket, each falling back to its overflow key. */
+	/** Adds {@link #READ} of fields of one bucket, each marker followed to its overflow key. */
 	static CompletableFuture<List<Object>> read(Pipeline<byte[], byte[]> pipeline, List<Location> locations) {
-		return pipeline.script(READ, BucketScripts::multi, bucketAndOverflowKeys(locations),
-				(argv) -> locations.forEach((location) -> argv.addValue(location.field())));
-	}
-
-	/** Adds {@link #READ_MANY} of the fields of many buckets (standalone only); the values come back in the order given. */
-	static CompletableFuture<List<Object>> readMany(Pipeline<byte[], byte[]> pipeline, List<List<Location>> buckets) {
-		List<byte[]> keys = new ArrayList<>();
-		buckets.forEach((bucket) -> keys.add(bucket.get(0).bucket()));
-		buckets.forEach((bucket) -> bucket.forEach((location) -> keys.add(location.overflow())));
-		return pipeline.script(READ_MANY, BucketScripts::multi, keys, (argv) -> {
-			argv.addValue(decimal(buckets.size()));
-			for (List<Location> bucket : buckets) {
-				argv.addValue(decimal(bucket.size()));
-				bucket.forEach((location) -> argv.addValue(location.field()));
-			}
+		return pipeline.script(READ, BucketScripts::multi, bucketAndOverflowKeys(locations), (argv) -> {
+			argv.addValue(FieldValues.OVERFLOW);
+			locations.forEach((location) -> argv.addValue(location.field()));
 		});
 	}
 
-	/** The values of a {@link #read} or {@link #readMany} reply, {@code null} where absent. */
+	/** The values of a {@link #read} reply, {@code null} where absent. */
 	static List<byte @Nullable []> values(List<Object> reply) {
 		List<byte @Nullable []> values = new ArrayList<>(reply.size());
 		reply.forEach((value) -> values.add((byte[]) value));
@@ -330,13 +382,16 @@ final class BucketScripts {
 	 * @param delta the increment, as decimal text
 	 */
 	static CompletableFuture<List<Object>> increment(Pipeline<byte[], byte[]> pipeline, Location location,
-			int entryLimit, String delta, boolean floating, long bucketTtlMillis) {
+			int entryLimit, String delta, boolean floating, long bucketTtlMillis, ServerLimits limits) {
 		return pipeline.script(INCREMENT, BucketScripts::multi, List.of(location.bucket(), location.overflow()),
 				(argv) -> argv.addValue(decimal(entryLimit))
 					.addValue(delta.getBytes(StandardCharsets.US_ASCII))
 					.addValue(floating ? new byte[] { 'f' } : new byte[] { 'i' })
 					.addValue(decimal(bucketTtlMillis))
-					.addValue(location.field()));
+					.addValue(location.field())
+					.addValue(FieldValues.OVERFLOW)
+					.addValue(decimal(limits.maxValueBytes()))
+					.addValue(limits.fieldExpiry() ? ONE : ZERO));
 	}
 
 	/** The new value of an {@link #increment} reply as text, or {@code null} when the bucket was full. */

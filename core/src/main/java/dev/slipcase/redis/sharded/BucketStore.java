@@ -12,7 +12,10 @@ import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.RedisSystemException;
 
 /**
  * The byte-level store of one namespace: raw values by logical key, in bucket fields, overflow keys
@@ -26,6 +29,9 @@ import org.jspecify.annotations.Nullable;
  * {@code DataAccessException} on an error or time-out. Thread-safe.
  */
 final class BucketStore {
+
+	/** The most characters a long takes in decimal: {@code -9223372036854775808}. */
+	private static final int LONGEST_LONG = 20;
 
 	private final CommandChannel<byte[], byte[]> redis;
 
@@ -97,7 +103,7 @@ final class BucketStore {
 
 	/** The raw values of {@code locations}, in the same order, {@code null} where a key has none. */
 	List<byte @Nullable []> getAll(List<Location> locations) {
-		return this.reads.readAll(locations, !this.redis.isCluster());
+		return this.reads.readAll(locations);
 	}
 
 	// ---------------------------------------------------------------- writes
@@ -127,9 +133,13 @@ final class BucketStore {
 	}
 
 	/**
-	 * Adds {@code delta} to the decimal number under {@code key} where it lives ({@code INCRBY} or
-	 * {@code INCRBYFLOAT} of an overflow key, else {@code HINCRBY}/{@code HINCRBYFLOAT} in one
-	 * script); the new value as text.
+	 * Adds {@code delta} to the decimal number under {@code key} where it lives; the new value as
+	 * text. A whole-number increment of a field in a numeric bucket is one {@code HINCRBY} (when the
+	 * server keeps values of 20 bytes, the longest a long takes, in a compact hash, and the namespace
+	 * has no bucket TTL); everything else, and a field that holds the overflow marker, goes through
+	 * the increment script, which never lets the bucket leave its compact encoding. Each command is
+	 * sent at most once: an increment whose reply was lost fails with an
+	 * {@link dev.slipcase.redis.lettuce.UnacknowledgedWriteException} and is never applied twice.
 	 * @throws BucketFullException when the key is new and its hashed bucket is full
 	 */
 	String increment(String key, String delta, boolean floating) {
@@ -144,14 +154,39 @@ final class BucketStore {
 		if (this.namespace.readThrough()) {
 			copyPlainValue(location);
 		}
+		int entryLimit = this.writes.entryLimit(location);
+		if (!floating && entryLimit == 0 && this.limits.maxValueBytes() >= LONGEST_LONG
+				&& this.writes.bucketTtlMillis() == 0) {
+			Long value = incrementField(location, Long.parseLong(delta));
+			if (value != null) {
+				return Long.toString(value);
+			}
+		}
 		String value = BucketScripts.incremented(alone((pipeline) -> BucketScripts.increment(pipeline, location,
-				this.writes.entryLimit(location), delta, floating, this.writes.bucketTtlMillis()), "increment", key));
+				entryLimit, delta, floating, this.writes.bucketTtlMillis(), this.limits), "increment", key));
 		if (value == null) {
 			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + key + " not incremented "
 					+ "because its hashed bucket " + location.bucketName() + " holds hash-max-listpack-entries ("
 					+ this.limits.maxEntries() + ") fields already.");
 		}
 		return value;
+	}
+
+	/**
+	 * {@code HINCRBY} of the field: the new value, or {@code null} when Redis refused because the
+	 * field holds no integer (the overflow marker, say): then nothing changed.
+	 */
+	private @Nullable Long incrementField(Location location, long delta) {
+		CompletableFuture<Long> reply = this.redis.send(BinaryCommands.hincrby(location.bucket(), location.field(), delta));
+		try {
+			return this.redis.await(reply, "increment", location.key());
+		}
+		catch (RedisSystemException ex) {
+			if (ex.getCause() instanceof RedisCommandExecutionException) {
+				return null;
+			}
+			throw ex;
+		}
 	}
 
 	/** With read-through: copies a plain key's value to its new place before it is changed in place. */
@@ -193,6 +228,11 @@ final class BucketStore {
 		Location location = locate(key);
 		switch (place(location)) {
 			case OVERFLOW:
+				if (location.fieldFits() && this.limits.fieldExpiry()) {
+					// the marker expires with its overflow key
+					this.redis.call(BinaryCommands.hpexpire(location.bucket(), ttl.toMillis(), location.field()), "expire",
+							key);
+				}
 				return this.redis.call(BinaryCommands.pexpire(location.overflow(), ttl.toMillis()), "expire", key);
 			case BUCKET:
 				if (this.limits.fieldExpiry()) {
@@ -200,11 +240,11 @@ final class BucketStore {
 							location.field()), "expire", key);
 					return !reply.isEmpty() && reply.get(0) == 1;
 				}
-				byte[] value = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", key);
-				if (value == null) {
+				byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", key);
+				if (field == null || FieldValues.isOverflow(field)) {
 					return false;
 				}
-				write(List.of(location), List.of(value), false, TtlMode.SET, ttl);
+				write(List.of(location), List.of(FieldValues.decode(field)), false, TtlMode.SET, ttl);
 				return true;
 			default:
 				return false;
@@ -216,6 +256,9 @@ final class BucketStore {
 		Location location = locate(key);
 		switch (place(location)) {
 			case OVERFLOW:
+				if (location.fieldFits() && this.limits.fieldExpiry()) {
+					this.redis.call(BinaryCommands.hpersist(location.bucket(), location.field()), "persist", key);
+				}
 				return this.redis.call(BinaryCommands.persist(location.overflow()), "persist", key);
 			case BUCKET:
 				if (!this.limits.fieldExpiry()) {
@@ -237,9 +280,15 @@ final class BucketStore {
 	}
 
 	private Place place(Location location) {
-		if (location.fieldFits() && this.redis.call(BinaryCommands.hexists(location.bucket(), location.field()),
-				"look up", location.key())) {
-			return Place.BUCKET;
+		if (location.fieldFits()) {
+			byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "look up",
+					location.key());
+			if (field == null) {
+				return Place.ABSENT;
+			}
+			if (!FieldValues.isOverflow(field)) {
+				return Place.BUCKET;
+			}
 		}
 		return (this.redis.call(BinaryCommands.exists(location.overflow()), "look up", location.key()) > 0)
 				? Place.OVERFLOW : Place.ABSENT;

@@ -10,6 +10,7 @@ import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.SetOptions;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
@@ -61,9 +62,9 @@ final class BucketWrites {
 					+ "Use ttlFallback PLAIN_KEY, a bucket TTL, or a newer server.");
 		}
 		int n = locations.size();
-		boolean[] fitsHash = new boolean[n];
+		List<Place> places = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
-			fitsHash[i] = locations.get(i).fieldFits() && values.get(i).length <= this.limits.maxValueBytes();
+			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
 		}
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
@@ -71,14 +72,10 @@ final class BucketWrites {
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
-			boolean[] fits = new boolean[positions.length];
-			for (int i = 0; i < positions.length; i++) {
-				fits[i] = fitsHash[positions[i]];
-			}
 			SetOptions options = new SetOptions(nx, entryLimit(locations.get(positions[0])), this.limits.fieldExpiry(),
 					ttlMode, ttlMillis, this.bucketTtlMillis);
 			replies.add(BucketScripts.set(pipeline, options, buckets.select(bucket, locations),
-					buckets.select(bucket, values), fits));
+					buckets.select(bucket, values), buckets.select(bucket, places)));
 		}
 		pipeline.send();
 		this.redis.awaitAll(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'", null);
@@ -96,7 +93,7 @@ final class BucketWrites {
 				}
 			}
 		}
-		reportOverflowWrites(written, fitsHash);
+		reportOverflowWrites(written, places);
 		if (!refused.isEmpty()) {
 			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + refused.size()
 					+ " key(s) not written because their hashed bucket holds hash-max-listpack-entries ("
@@ -117,10 +114,10 @@ final class BucketWrites {
 		return this.bucketTtlMillis;
 	}
 
-	private void reportOverflowWrites(boolean[] written, boolean[] fitsHash) {
+	private void reportOverflowWrites(boolean[] written, List<Place> places) {
 		int overflowWrites = 0;
 		for (int i = 0; i < written.length; i++) {
-			if (written[i] && !fitsHash[i]) {
+			if (written[i] && places.get(i) != Place.FIELD) {
 				overflowWrites++;
 			}
 		}

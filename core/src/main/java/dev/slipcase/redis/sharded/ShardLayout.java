@@ -26,10 +26,13 @@ import org.springframework.util.Assert;
 public record ShardLayout(ShardingStrategy strategy, int bucketSize, int bucketCount, String hash, int version,
 		String namespace, String keyPrefix) {
 
-	/** The current layout version. */
-	public static final int VERSION = 1;
+	/**
+	 * The current layout version: 2, where a field holds either a value or the marker of a value in
+	 * its overflow key (version 1 kept no marker, so its overflow values would not be found).
+	 */
+	public static final int VERSION = 2;
 
-	/** The one hash function of version 1: 32-bit FNV-1a of the id's UTF-8 bytes. */
+	/** The one hash function of versions 1 and 2: 32-bit FNV-1a of the id's UTF-8 bytes. */
 	public static final String FNV1A_32 = "fnv1a32";
 
 	public ShardLayout {

@@ -252,9 +252,13 @@ abstract class ShardedTemplateContract {
 			pool.shutdownNow();
 		}
 		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
-		boolean inBucket = redis().hexists(bucket, "1");
+		String field = redis().hget(bucket, "1");
+		boolean inBucket = "small".equals(field);
 		boolean inOverflow = redis().exists(bucket + ":1") == 1;
 		assertThat(inBucket).isNotEqualTo(inOverflow);
+		if (inOverflow) {
+			assertThat(field).as("the overflow marker").endsWith(">").hasSize(2);
+		}
 		assertThat(template.get(key(template, 1))).isEqualTo(inBucket ? "small" : big);
 	}
 

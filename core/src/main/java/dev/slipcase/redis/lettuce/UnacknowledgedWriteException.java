@@ -1,0 +1,17 @@
+package dev.slipcase.redis.lettuce;
+
+import org.springframework.data.redis.RedisConnectionFailureException;
+
+/**
+ * A write whose reply was lost with its connection and that was therefore not sent again (see
+ * {@link SentOnceCommand}): Redis may or may not have applied it. A caller that must know reads the
+ * value back; a caller that retries may apply the write twice.
+ */
+public class UnacknowledgedWriteException extends RedisConnectionFailureException {
+
+	/** An exception with {@code message}. */
+	public UnacknowledgedWriteException(String message) {
+		super(message);
+	}
+
+}
