@@ -99,7 +99,7 @@ final class BucketScripts {
 	 */
 	private static final String ESCAPE_FUNCTION = """
 			local function escape(value)
-			  if string.byte(value, 1) == 247 then return '\247' .. value end
+			  if string.byte(value, 1) == 247 then return '\\247' .. value end
 			  return value
 			end
 			""";
@@ -249,7 +249,9 @@ final class BucketScripts {
 	 * that key's TTL), else in its field, refusing a new field beyond the entry limit. When the new
 	 * value might be longer than a compact hash keeps (any float; an integer when the server keeps
 	 * fewer than 20 bytes), it is computed in the overflow key first and moved to the field only when
-	 * it fits, else the field gets the marker: the bucket never leaves its compact encoding. KEYS: the
+	 * it fits, else the field gets the marker: the bucket never leaves its compact encoding; a value in
+	 * its overflow key moves back to its field once it fits again (and its TTL, if any, can go with
+	 * it). KEYS: the
 	 * bucket, the overflow key. ARGV: 1 entry limit (0 = none), 2 increment, 3 {@code f} for a float
 	 * increment, 4 bucket TTL ms (0 = none), 5 the field, 6 the marker, 7 the longest value a compact
 	 * hash keeps, 8 {@code 1} when the server expires hash fields. Returns {@code {-1}} when full, else
@@ -269,7 +271,15 @@ final class BucketScripts {
 			if current == marker then
 			  if redis.call('EXISTS', KEYS[2]) == 1 then
 			    redis.call(op, KEYS[2], delta)
-			    return {1, redis.call('GET', KEYS[2])}
+			    local value = redis.call('GET', KEYS[2])
+			    local left = redis.call('PTTL', KEYS[2])
+			    if #value <= maxValue and (left <= 0 or hfe) then
+			      redis.call('HSET', KEYS[1], field, value)
+			      redis.call('DEL', KEYS[2])
+			      if left > 0 then redis.call('HPEXPIRE', KEYS[1], left, 'FIELDS', 1, field)
+			      elseif hfe then redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field) end
+			    end
+			    return {1, value}
 			  end
 			  redis.call('HDEL', KEYS[1], field)
 			  current = false

@@ -241,6 +241,7 @@ abstract class ShardedTemplateContract {
 					for (int i = 0; i < 200; i++) {
 						template.set(key(template, 1), ((i + thread) % 2 == 0) ? "small" : big);
 						assertThat(template.get(key(template, 1))).isIn("small", big);
+						assertThat(template.multiGet(List.of(key(template, 1), key(template, 2))).get(0)).isIn("small", big);
 					}
 				}));
 			}
@@ -260,6 +261,74 @@ abstract class ShardedTemplateContract {
 			assertThat(field).as("the overflow marker").endsWith(">").hasSize(2);
 		}
 		assertThat(template.get(key(template, 1))).isEqualTo(inBucket ? "small" : big);
+	}
+
+	@Test
+	void floatIncrementBeyondTheValueLimitKeepsTheBucketCompact() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		template.set(key(template, 9), "1");
+		double big = template.incrByFloat(key(template, 9), 1e300);
+		assertThat(big).isEqualTo(1e300);
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		assertThat(Double.parseDouble(template.get(key(template, 9)))).isEqualTo(1e300);
+		assertThat(template.incrByFloat(key(template, 9), 1)).isEqualTo(1e300);
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		assertThat(template.incrByFloat(key(template, 9), -1e300)).isBetween(-1e285, 1e285);
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		assertThat(overflowKeys(template)).as("a value that fits again moves back to its field").isEmpty();
+	}
+
+	@Test
+	void valuesOf10BytesTo10KilobytesAlternatingOnOneKeyKeepTheBucketCompactOnEveryWritePath() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		ShardedTemplate<String> hashed = template(namespace().strategy(ShardingStrategy.HASHED).bucketCount(1).build(),
+				STRINGS);
+		int[] sizes = { 10, 10_000, 60, 100, 1_000, 10, 10_000 };
+		for (ShardedTemplate<String> each : List.of(template, hashed)) {
+			String bucket = each.namespace().ownedKeyPrefix() + ((each == template) ? "n:0}" : "h:0}");
+			for (int i = 0; i < sizes.length; i++) {
+				String value = "v".repeat(sizes[i]);
+				String key = key(each, 5);
+				switch (i % 4) {
+					case 0 -> each.set(key, value);
+					case 1 -> each.multiSet(Map.of(key, value, key(each, 6), value));
+					case 2 -> each.setKeepTtl(key, value);
+					default -> {
+						each.delete(key);
+						assertThat(each.setIfAbsent(key, value)).isTrue();
+					}
+				}
+				assertThat(each.get(key)).as("size %d", sizes[i]).isEqualTo(value);
+				assertThat(each.multiGet(List.of(key, key(each, 7)))).containsExactly(value, null);
+				assertThat(redis().objectEncoding(bucket)).as("size %d", sizes[i]).isEqualTo(compactEncoding());
+			}
+		}
+	}
+
+	@Test
+	void valuesThatStartWithTheMarkerByteRoundTripOnEveryPath() {
+		ShardedTemplate<byte[]> template = template(namespace().build(), RedisSerializer.byteArray());
+		byte[][] values = { { (byte) 0xF7, '>' }, { (byte) 0xF7 }, { (byte) 0xF7, (byte) 0xF7 }, { (byte) 0xF7, 1, 2 },
+				bytesStartingWithTheMarkerByte(300) };
+		Map<String, byte[]> written = new LinkedHashMap<>();
+		for (int i = 0; i < values.length; i++) {
+			template.set(key(template, i), values[i]);
+			written.put(key(template, i), values[i]);
+			assertThat(template.get(key(template, i))).isEqualTo(values[i]);
+		}
+		assertThat(template.multiGet(List.copyOf(written.keySet()))).containsExactly(values);
+		Map<String, byte[]> visited = new HashMap<>();
+		template.forEach(visited::put);
+		assertThat(visited).containsOnlyKeys(written.keySet());
+		written.forEach((key, value) -> assertThat(visited.get(key)).isEqualTo(value));
+	}
+
+	private static byte[] bytesStartingWithTheMarkerByte(int length) {
+		byte[] bytes = new byte[length];
+		bytes[0] = (byte) 0xF7;
+		bytes[1] = '>';
+		return bytes;
 	}
 
 	@Test

@@ -1,12 +1,20 @@
 package dev.slipcase.redis.sharded;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 import dev.slipcase.redis.test.RedisServer;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The contract run against one standalone server: connects a client, a {@code String} connection
@@ -45,6 +53,28 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 		if (ownsServer()) {
 			this.server.close();
 		}
+	}
+
+	@Test
+	void readsRunNoScriptOnlyHgetHmgetAndGet() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int id = 0; id < 300; id += 3) {
+			values.put(key(template, id), (id % 30 == 0) ? "big".repeat(100) : "v" + id);
+		}
+		template.multiSet(values);
+		List<String> keys = new ArrayList<>(values.keySet());
+		keys.add(key(template, 1));
+		redis().configResetstat();
+		assertThat(template.get(key(template, 0))).isEqualTo(values.get(key(template, 0)));
+		assertThat(template.get(key(template, 3))).isEqualTo("v3");
+		assertThat(template.get(key(template, 1))).isNull();
+		List<String> read = template.multiGet(keys);
+		assertThat(read.subList(0, values.size())).containsExactlyElementsOf(values.values());
+		assertThat(read.get(values.size())).isNull();
+		String stats = redis().info("commandstats");
+		assertThat(stats).doesNotContain("cmdstat_evalsha", "cmdstat_eval:", "cmdstat_fcall")
+			.contains("cmdstat_hget:", "cmdstat_hmget:", "cmdstat_get:");
 	}
 
 	@Override
