@@ -13,6 +13,7 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.RedisCommand;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The connections of one template and its views: one shared, multiplexed connection per
@@ -88,6 +89,16 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 		CompletableFuture<StatefulConnection<K, V>> fixed = CompletableFuture.completedFuture(connection);
 		return new ConnectionHolder<>((database) -> fixed, codec,
 				connection instanceof StatefulRedisClusterConnection<?, ?>, 0, Duration.ZERO, false);
+	}
+
+	/**
+	 * A holder that opens connections of its own with the same connector, for traffic that must
+	 * not share a connection (see {@link TransactionLane}); {@code null} for a holder of a borrowed
+	 * connection, which has no connector to open more.
+	 */
+	public @Nullable ConnectionHolder<K, V> separate() {
+		return this.owned ? new ConnectionHolder<>(this.connector, this.codec, this.cluster, this.defaultDatabase,
+				this.closeTimeout, true) : null;
 	}
 
 	/** Whether the connections are to a Redis Cluster. */

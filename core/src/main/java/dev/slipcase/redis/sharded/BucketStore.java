@@ -9,6 +9,7 @@ import java.util.function.Function;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
@@ -49,8 +50,8 @@ final class BucketStore {
 
 	private final SlipcaseObserver observer;
 
-	BucketStore(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ShardLayout layout,
-			ServerLimits limits, SlipcaseObserver observer) {
+	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane<byte[], byte[]> transactions,
+			ShardedNamespace namespace, ShardLayout layout, ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
 		this.observer = observer;
 		this.namespace = namespace;
@@ -58,7 +59,8 @@ final class BucketStore {
 		this.limits = limits;
 		this.placement = new KeyPlacement(namespace, layout, limits.maxValueBytes());
 		this.reads = new BucketReads(redis, namespace);
-		this.writes = new BucketWrites(redis, namespace, limits, observer);
+		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace)
+				: null, namespace, limits, observer);
 	}
 
 	/** Where the store reports overflow writes and memory samples. */

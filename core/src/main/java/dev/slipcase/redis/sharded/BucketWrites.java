@@ -2,6 +2,7 @@ package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -17,8 +18,9 @@ import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link BucketStore} writes raw values: grouped by bucket, one {@code SET} script call per
- * bucket, pipelined; atomic per bucket, not across buckets. Decides per value whether it fits its
+ * How a {@link BucketStore} writes raw values: a plain write (numeric buckets, no NX, no TTL) as
+ * {@code MULTI}/{@code EXEC} blocks through {@link BucketTransactions}; any other write grouped by
+ * bucket, one {@code SET} script call per bucket, pipelined. Atomic per bucket, not across buckets. Decides per value whether it fits its
  * bucket or goes to its overflow key, reports overflow writes to {@link SlipcaseObservers}, and
  * turns a full hashed bucket into a {@link BucketFullException} naming the keys refused (the other
  * buckets are still written). Thread-safe.
@@ -37,9 +39,12 @@ final class BucketWrites {
 
 	private final SlipcaseObserver observer;
 
-	BucketWrites(CommandChannel<byte[], byte[]> redis, ShardedNamespace namespace, ServerLimits limits,
-			SlipcaseObserver observer) {
+	private final @Nullable BucketTransactions transactions;
+
+	BucketWrites(CommandChannel<byte[], byte[]> redis, @Nullable BucketTransactions transactions,
+			ShardedNamespace namespace, ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
+		this.transactions = transactions;
 		this.observer = observer;
 		this.namespace = namespace;
 		this.limits = limits;
@@ -65,6 +70,12 @@ final class BucketWrites {
 		List<Place> places = new ArrayList<>(n);
 		for (int i = 0; i < n; i++) {
 			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
+		}
+		if (isPlain(locations, nx, ttlMode) && this.transactions.write(locations, values, places)) {
+			boolean[] all = new boolean[n];
+			Arrays.fill(all, true);
+			reportOverflowWrites(all, places);
+			return all;
 		}
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
@@ -102,6 +113,22 @@ final class BucketWrites {
 					+ ". Give the namespace more buckets (bucketCount/expectedKeys) under a new alias and migrate.");
 		}
 		return written;
+	}
+
+	/**
+	 * Whether a write can run without a script, see {@link BucketTransactions}: a lane is there, no
+	 * NX, no TTL, no bucket TTL, and no bucket with an entry limit to check.
+	 */
+	private boolean isPlain(List<Location> locations, boolean nx, TtlMode ttlMode) {
+		if (this.transactions == null || nx || ttlMode != TtlMode.CLEAR || this.bucketTtlMillis > 0) {
+			return false;
+		}
+		for (Location location : locations) {
+			if (entryLimit(location) != 0) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	/** The most fields the bucket of {@code location} may hold: the server's limit for a hashed bucket, else none (0). */

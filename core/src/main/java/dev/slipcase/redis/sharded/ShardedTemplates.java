@@ -14,6 +14,7 @@ import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
 import dev.slipcase.redis.lettuce.Connectors;
+import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
@@ -47,6 +48,9 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private final ConnectionHolder<byte[], byte[]> connections;
 
+	/** Where plain writes run as MULTI/EXEC blocks; {@code null} on a borrowed connection. */
+	private final @Nullable TransactionLane<byte[], byte[]> transactions;
+
 	private final CommandChannel<byte[], byte[]> redis;
 
 	private final String version;
@@ -61,6 +65,8 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private ShardedTemplates(ConnectionHolder<byte[], byte[]> connections) {
 		this.connections = connections;
+		ConnectionHolder<byte[], byte[]> separate = connections.separate();
+		this.transactions = (separate != null) ? new TransactionLane<>(separate) : null;
 		StatefulConnection<byte[], byte[]> connection = Await.result(connections.get(), CONNECT_TIMEOUT, "connect", null);
 		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();
@@ -172,7 +178,7 @@ public final class ShardedTemplates implements AutoCloseable {
 		// the serializer's observer: an application context's meters when the context made it
 		SlipcaseObserver observer = (serializer instanceof SlipcaseRedisSerializer<?> slipcase)
 				? slipcase.format().observer() : SlipcaseObservers.global();
-		return new ShardedTemplate<>(new BucketStore(this.redis, namespace, layout, limits, observer), serializer);
+		return new ShardedTemplate<>(new BucketStore(this.redis, this.transactions, namespace, layout, limits, observer), serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */
@@ -206,6 +212,9 @@ public final class ShardedTemplates implements AutoCloseable {
 	@Override
 	public void close() {
 		this.connections.close();
+		if (this.transactions != null) {
+			this.transactions.close();
+		}
 	}
 
 	private ShardLayout storeOrCheckLayout(ShardedNamespace namespace, ShardLayout wanted, ServerLimits limits) {

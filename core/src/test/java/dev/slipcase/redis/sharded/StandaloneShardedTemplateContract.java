@@ -77,6 +77,23 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 			.contains("cmdstat_hget:", "cmdstat_hmget:", "cmdstat_get:");
 	}
 
+	@Test
+	void plainWritesOfNumericKeysRunNoScriptButOneTransaction() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String big = "big".repeat(100);
+		template.set(key(template, 2), big);
+		redis().configResetstat();
+		template.set(key(template, 1), "small");
+		template.set(key(template, 2), "shrunk");
+		template.multiSet(Map.of(key(template, 3), big, key(template, 400), "far", key(template, 4), "near"));
+		String stats = redis().info("commandstats");
+		assertThat(stats).doesNotContain("cmdstat_evalsha", "cmdstat_eval:", "cmdstat_fcall")
+			.contains("cmdstat_multi:calls=3,", "cmdstat_exec:calls=3,");
+		assertThat(template.multiGet(List.of(key(template, 1), key(template, 2), key(template, 3), key(template, 400),
+				key(template, 4)))).containsExactly("small", "shrunk", big, "far", "near");
+		assertThat(overflowKeys(template)).containsExactly(template.namespace().ownedKeyPrefix() + "n:0}:3");
+	}
+
 	@Override
 	ShardedTemplates templates() {
 		return this.templates;

@@ -1,0 +1,115 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.RedisCommand;
+
+/**
+ * Runs {@code MULTI} … {@code EXEC} blocks on connections of its own. On a shared, multiplexed
+ * connection another thread's command can land between {@code MULTI} and {@code EXEC} and join the
+ * transaction; here nothing else writes to the lane's connections, and each block is written in
+ * one dispatch while its connection is held, so blocks from many threads pipeline without ever
+ * interleaving. On a cluster, a block goes to the master of its key's slot, over the node
+ * connections of a cluster connection of the lane's own; a block whose slot has moved fails
+ * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
+ * another way. Every command of a block, {@code MULTI} included, is a {@link SentOnceCommand}: after
+ * a reconnect, Lettuce's replay of a block whose replies were lost applies nothing, and the block
+ * fails. Thread-safe.
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ */
+public final class TransactionLane<K, V> implements AutoCloseable {
+
+	private final ConnectionHolder<K, V> connections;
+
+	/**
+	 * A lane over {@code connections}, which it owns: nothing else may send on them.
+	 * @param connections a holder that opens connections for this lane alone, never {@code null}
+	 */
+	public TransactionLane(ConnectionHolder<K, V> connections) {
+		this.connections = connections;
+	}
+
+	/**
+	 * Runs {@code commands} between {@code MULTI} and {@code EXEC}, in database {@code database}
+	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the commands
+	 * must be in that slot. Build each command with {@link #command}.
+	 * @return the future of {@code EXEC}'s reply: the replies of the commands in order (a command
+	 * Redis refused holds its exception), or a failure when the transaction did not run
+	 */
+	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
+			List<? extends AsyncCommand<K, V, ?>> commands) {
+		RedisCodec<K, V> codec = this.connections.codec();
+		AsyncCommand<K, V, String> multi = SentOnceCommand.of(CommandType.MULTI, new StatusOutput<>(codec),
+				new CommandArgs<>(codec));
+		AsyncCommand<K, V, TransactionResult> exec = new AsyncCommand<>(
+				new Command<>(CommandType.EXEC, null, new CommandArgs<>(codec)));
+		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
+		block.add(multi);
+		block.addAll(commands);
+		block.add(exec);
+		connectionFor(database, slotKey).whenComplete((connection, ex) -> {
+			if (ex != null) {
+				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
+				return;
+			}
+			try {
+				synchronized (connection) {
+					connection.dispatch(block);
+				}
+			}
+			catch (RuntimeException dispatchFailure) {
+				block.forEach((command) -> command.completeExceptionally(dispatchFailure));
+			}
+		});
+		return exec;
+	}
+
+	/** A command for {@link #execute}: sent at most once, like the whole block. */
+	public static <K, V, T> AsyncCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
+			CommandArgs<K, V> args) {
+		return SentOnceCommand.of(type, output, args);
+	}
+
+	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(int database, K slotKey) {
+		return this.connections.get(database).thenCompose((connection) -> {
+			if (connection instanceof StatefulRedisClusterConnection<K, V> cluster) {
+				int slot = SlotHash.getSlot(this.connections.codec().encodeKey(slotKey));
+				RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
+				if (master == null) {
+					return CompletableFuture.failedFuture(new IllegalStateException("No master serves slot " + slot));
+				}
+				return cluster.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
+			}
+			return CompletableFuture.completedFuture(standalone(connection));
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <K, V> StatefulRedisConnection<K, V> standalone(StatefulConnection<K, V> connection) {
+		return (StatefulRedisConnection<K, V>) connection;
+	}
+
+	/** Closes the lane's connections. */
+	@Override
+	public void close() {
+		this.connections.close();
+	}
+
+}
