@@ -15,7 +15,7 @@ class ShardedNamespaceTests {
 		ShardedNamespace namespace = ShardedNamespace.builder("counters").build();
 		assertThat(namespace.strategy()).isEqualTo(ShardingStrategy.NUMERIC);
 		assertThat(namespace.alias()).isEqualTo("counters");
-		assertThat(namespace.fillFactor()).isEqualTo(0.75);
+		assertThat(namespace.fillFactor()).isEqualTo(0.25);
 		assertThat(namespace.ttlFallback()).isEqualTo(TtlFallback.PLAIN_KEY);
 		assertThat(namespace.ownedKeyPrefix()).isEqualTo("~sc:{counters:");
 	}

@@ -448,10 +448,10 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
-	void derivedBucketSizeIsThreeQuartersOfTheServersEntryLimit() {
+	void derivedBucketSizeIsAQuarterOfTheServersEntryLimit() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		assertThat(template.layout().bucketSize())
-			.isEqualTo((int) Math.floor(template.limits().maxEntries() * 0.75));
+			.isEqualTo((int) Math.floor(template.limits().maxEntries() * 0.25));
 	}
 
 	@Test

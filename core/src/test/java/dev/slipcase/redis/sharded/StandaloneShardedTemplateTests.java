@@ -64,7 +64,7 @@ class StandaloneShardedTemplateTests extends StandaloneShardedTemplateContract {
 					.withMessageContaining("maxEntries");
 				ShardedTemplate<String> template = blocked.template(namespace().maxEntries(256).maxValueBytes(32).build(),
 						STRINGS);
-				assertThat(template.layout().bucketSize()).isEqualTo(192);
+				assertThat(template.layout().bucketSize()).isEqualTo(64);
 				template.set(key(template, 1), "x".repeat(40));
 				assertThat(template.get(key(template, 1))).isEqualTo("x".repeat(40));
 				assertThat(own.command("KEYS", "*}:*")).asList().hasSize(1);
