@@ -59,7 +59,7 @@ final class BucketStore {
 		this.limits = limits;
 		this.placement = new KeyPlacement(namespace, layout, limits.maxValueBytes());
 		this.reads = new BucketReads(redis, namespace);
-		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace)
+		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace, limits)
 				: null, namespace, limits, observer);
 	}
 

@@ -8,25 +8,31 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
+import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.IntegerListOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
 
 import org.springframework.data.redis.RedisSystemException;
 
 /**
- * The plain write without a script: values of numeric buckets (no entry limit to check), no NX,
- * no TTL, no bucket TTL. Per bucket, one {@code MULTI}/{@code EXEC} block on a
- * {@link TransactionLane}: an {@code HSET} of every field (the value, or the overflow marker of a
- * value too long for a compact hash), a {@code DEL} of the overflow keys of the values that fit,
- * and a {@code SET} of each overflow value. {@code HSET} and {@code SET} clear any TTL, as a plain
- * {@code SET} does. On a standalone server all buckets of one write share one block. Thread-safe.
+ * Writes without a script: values of numeric buckets (no entry limit to check), no NX, no bucket
+ * TTL; with a TTL only where the server expires hash fields. Per bucket, one {@code MULTI}/{@code EXEC}
+ * block on a {@link TransactionLane}: one command setting every field (the value, or the overflow
+ * marker of a value too long for a compact hash), a {@code DEL} of the overflow keys of the values
+ * that fit, and a {@code SET} of each overflow value. The field command is {@code HSET}, which
+ * clears any field TTL as a plain {@code SET} does; with a TTL, {@code HSETEX … PX} (Redis 8.0) or
+ * {@code HSET} and {@code HPEXPIRE} (Redis 7.4), the marker of an overflow value expiring with it;
+ * keeping the TTL, {@code HSETEX … KEEPTTL} (Redis 8.0, values that fit only). On a standalone server
+ * all buckets of one write share one block. Thread-safe.
  */
 final class BucketTransactions {
 
@@ -36,25 +42,38 @@ final class BucketTransactions {
 
 	private final ShardedNamespace namespace;
 
+	private final ServerLimits limits;
+
 	BucketTransactions(TransactionLane<byte[], byte[]> lane, CommandChannel<byte[], byte[]> redis,
-			ShardedNamespace namespace) {
+			ShardedNamespace namespace, ServerLimits limits) {
 		this.lane = lane;
 		this.redis = redis;
 		this.namespace = namespace;
+		this.limits = limits;
+	}
+
+	/** Whether {@link #write} can write with {@code ttlMode}: always without a TTL, else as the server allows. */
+	boolean supports(TtlMode ttlMode, List<Place> places) {
+		return switch (ttlMode) {
+			case CLEAR -> true;
+			case SET -> this.limits.fieldExpiry();
+			case KEEP -> this.limits.setWithExpiry() && places.stream().allMatch((place) -> place == Place.FIELD);
+		};
 	}
 
 	/**
 	 * Writes every value, or returns {@code false} when Redis refused a block without running it
 	 * (its slot moved, say): then nothing of that block was written, and the caller writes another way.
+	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
 	 */
-	boolean write(List<Location> locations, List<byte[]> values, List<Place> places) {
+	boolean write(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode, long ttlMillis) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.by(locations, (location) -> "");
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
 		for (int block = 0; block < blocks.count(); block++) {
 			List<Location> group = blocks.select(block, locations);
-			results.add(this.lane.execute(this.redis.database(), group.get(0).bucket(),
-					commands(group, blocks.select(block, values), blocks.select(block, places))));
+			results.add(this.lane.execute(this.redis.database(), group.get(0).bucket(), commands(group,
+					blocks.select(block, values), blocks.select(block, places), ttlMode, ttlMillis)));
 		}
 		try {
 			this.redis.awaitAll(results, "write " + locations.size() + " keys of namespace '" + this.namespace.name()
@@ -77,33 +96,37 @@ final class BucketTransactions {
 		return true;
 	}
 
-	private static List<AsyncCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
-			List<Place> places) {
+	private List<AsyncCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
+			List<Place> places, TtlMode ttlMode, long ttlMillis) {
 		List<AsyncCommand<byte[], byte[], ?>> commands = new ArrayList<>();
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
-			CommandArgs<byte[], byte[]> fields = args().addKey(locations.get(positions[0]).bucket());
+			byte[] bucketKey = locations.get(positions[0]).bucket();
+			List<byte[]> fieldsAndValues = new ArrayList<>();
 			CommandArgs<byte[], byte[]> unused = args();
 			int unusedCount = 0;
 			for (int i : positions) {
 				Location location = locations.get(i);
-				if (places.get(i) == Place.OVERFLOW_ONLY) {
-					commands.add(set(location.overflow(), values.get(i)));
+				Place place = places.get(i);
+				if (place != Place.FIELD) {
+					commands.add(set(location.overflow(), values.get(i), ttlMode, ttlMillis));
+				}
+				if (place == Place.OVERFLOW_ONLY) {
 					continue;
 				}
-				if (places.get(i) == Place.FIELD) {
-					fields.add(location.field()).addValue(FieldValues.encode(values.get(i)));
+				fieldsAndValues.add(location.field());
+				if (place == Place.FIELD) {
+					fieldsAndValues.add(FieldValues.encode(values.get(i)));
 					unused.addKey(location.overflow());
 					unusedCount++;
 				}
 				else {
-					commands.add(set(location.overflow(), values.get(i)));
-					fields.add(location.field()).addValue(FieldValues.OVERFLOW);
+					fieldsAndValues.add(FieldValues.OVERFLOW);
 				}
 			}
-			if (fields.count() > 1) {
-				commands.add(TransactionLane.command(CommandType.HSET, new IntegerOutput<>(ByteArrayCodec.INSTANCE), fields));
+			if (!fieldsAndValues.isEmpty()) {
+				commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMode, ttlMillis));
 			}
 			if (unusedCount > 0) {
 				commands.add(TransactionLane.command(CommandType.DEL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), unused));
@@ -112,9 +135,46 @@ final class BucketTransactions {
 		return commands;
 	}
 
-	private static AsyncCommand<byte[], byte[], String> set(byte[] key, byte[] value) {
-		return TransactionLane.command(CommandType.SET, new StatusOutput<>(ByteArrayCodec.INSTANCE),
-				args().addKey(key).addValue(value));
+	/** The commands that set the fields, with the TTL asked for. */
+	private List<AsyncCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
+			TtlMode ttlMode, long ttlMillis) {
+		if (ttlMode == TtlMode.CLEAR || (ttlMode == TtlMode.SET && !this.limits.setWithExpiry())) {
+			CommandArgs<byte[], byte[]> args = args().addKey(bucket);
+			fieldsAndValues.forEach(args::add);
+			AsyncCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
+					new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
+			if (ttlMode == TtlMode.CLEAR) {
+				return List.of(hset);
+			}
+			CommandArgs<byte[], byte[]> expire = args().addKey(bucket).add(ttlMillis).add(CommandKeyword.FIELDS)
+				.add(fieldsAndValues.size() / 2);
+			for (int i = 0; i < fieldsAndValues.size(); i += 2) {
+				expire.add(fieldsAndValues.get(i));
+			}
+			return List.of(hset, TransactionLane.command(CommandType.HPEXPIRE,
+					new IntegerListOutput<>(ByteArrayCodec.INSTANCE), expire));
+		}
+		CommandArgs<byte[], byte[]> args = args().addKey(bucket);
+		if (ttlMode == TtlMode.SET) {
+			args.add(CommandKeyword.PX).add(ttlMillis);
+		}
+		else {
+			args.add(CommandKeyword.KEEPTTL);
+		}
+		args.add(CommandKeyword.FIELDS).add(fieldsAndValues.size() / 2);
+		fieldsAndValues.forEach(args::add);
+		return List.of(TransactionLane.command(CommandType.HSETEX, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+	}
+
+	private static AsyncCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
+		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
+		if (ttlMode == TtlMode.SET) {
+			args.add(CommandKeyword.PX).add(ttlMillis);
+		}
+		else if (ttlMode == TtlMode.KEEP) {
+			args.add(CommandKeyword.KEEPTTL);
+		}
+		return TransactionLane.command(CommandType.SET, new StatusOutput<>(ByteArrayCodec.INSTANCE), args);
 	}
 
 	private static CommandArgs<byte[], byte[]> args() {

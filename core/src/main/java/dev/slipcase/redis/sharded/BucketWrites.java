@@ -18,8 +18,9 @@ import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link BucketStore} writes raw values: a plain write (numeric buckets, no NX, no TTL) as
- * {@code MULTI}/{@code EXEC} blocks through {@link BucketTransactions}; any other write grouped by
+ * How a {@link BucketStore} writes raw values: a write to numeric buckets without NX (with a TTL
+ * where the server expires hash fields) as {@code MULTI}/{@code EXEC} blocks through
+ * {@link BucketTransactions}; any other write grouped by
  * bucket, one {@code SET} script call per bucket, pipelined. Atomic per bucket, not across buckets. Decides per value whether it fits its
  * bucket or goes to its overflow key, reports overflow writes to {@link SlipcaseObservers}, and
  * turns a full hashed bucket into a {@link BucketFullException} naming the keys refused (the other
@@ -71,13 +72,14 @@ final class BucketWrites {
 		for (int i = 0; i < n; i++) {
 			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
 		}
-		if (isPlain(locations, nx, ttlMode) && this.transactions.write(locations, values, places)) {
+		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
+		if (canTransact(locations, nx, ttlMode, places)
+				&& this.transactions.write(locations, values, places, ttlMode, ttlMillis)) {
 			boolean[] all = new boolean[n];
 			Arrays.fill(all, true);
 			reportOverflowWrites(all, places);
 			return all;
 		}
-		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
@@ -117,10 +119,10 @@ final class BucketWrites {
 
 	/**
 	 * Whether a write can run without a script, see {@link BucketTransactions}: a lane is there, no
-	 * NX, no TTL, no bucket TTL, and no bucket with an entry limit to check.
+	 * NX, no bucket TTL, a TTL only as the server allows, and no bucket with an entry limit to check.
 	 */
-	private boolean isPlain(List<Location> locations, boolean nx, TtlMode ttlMode) {
-		if (this.transactions == null || nx || ttlMode != TtlMode.CLEAR || this.bucketTtlMillis > 0) {
+	private boolean canTransact(List<Location> locations, boolean nx, TtlMode ttlMode, List<Place> places) {
+		if (this.transactions == null || nx || this.bucketTtlMillis > 0 || !this.transactions.supports(ttlMode, places)) {
 			return false;
 		}
 		for (Location location : locations) {

@@ -57,6 +57,8 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	private final boolean fieldExpiry;
 
+	private final boolean setWithExpiry;
+
 	private final @Nullable Integer serverMaxEntries;
 
 	private final @Nullable Integer serverMaxValueBytes;
@@ -70,7 +72,8 @@ public final class ShardedTemplates implements AutoCloseable {
 		StatefulConnection<byte[], byte[]> connection = Await.result(connections.get(), CONNECT_TIMEOUT, "connect", null);
 		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();
-		this.fieldExpiry = probeFieldExpiry();
+		this.fieldExpiry = hasCommands("hpexpire", "hpttl", "hpersist");
+		this.setWithExpiry = this.fieldExpiry && hasCommands("hsetex");
 		Integer entries = null;
 		Integer value = null;
 		String problem = null;
@@ -195,7 +198,7 @@ public final class ShardedTemplates implements AutoCloseable {
 					+ "(hash-max-listpack-entries " + entries + ", hash-max-listpack-value " + value
 					+ "), so sharding would save nothing");
 		}
-		return new ServerLimits(entries, value, this.fieldExpiry, this.version);
+		return new ServerLimits(entries, value, this.fieldExpiry, this.setWithExpiry, this.version);
 	}
 
 	/** Whether the server has {@code HPEXPIRE}/{@code HPTTL}/{@code HPERSIST} (Redis 7.4+). */
@@ -280,11 +283,13 @@ public final class ShardedTemplates implements AutoCloseable {
 		return "unknown";
 	}
 
-	private boolean probeFieldExpiry() {
+	/** Whether the server knows every one of {@code names}: asked once, when the templates are created. */
+	private boolean hasCommands(String... names) {
 		try {
-			List<Object> info = this.redis.call(BinaryCommands.commandInfo("hpexpire", "hpttl", "hpersist"),
-					"look up HPEXPIRE", null);
-			return info.size() == 3 && info.stream().allMatch((entry) -> entry instanceof List<?> list && !list.isEmpty());
+			List<Object> info = this.redis.call(BinaryCommands.commandInfo(names), "look up " + String.join(", ", names),
+					null);
+			return info.size() == names.length
+					&& info.stream().allMatch((entry) -> entry instanceof List<?> list && !list.isEmpty());
 		}
 		catch (RuntimeException ex) {
 			return false;

@@ -1,5 +1,6 @@
 package dev.slipcase.redis.sharded;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -92,6 +93,34 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 		assertThat(template.multiGet(List.of(key(template, 1), key(template, 2), key(template, 3), key(template, 400),
 				key(template, 4)))).containsExactly("small", "shrunk", big, "far", "near");
 		assertThat(overflowKeys(template)).containsExactly(template.namespace().ownedKeyPrefix() + "n:0}:3");
+	}
+
+	@Test
+	void ttlWritesRunNoScriptWhereTheServerExpiresHashFields() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		if (!template.limits().fieldExpiry()) {
+			return;
+		}
+		String big = "big".repeat(100);
+		redis().configResetstat();
+		template.set(key(template, 1), "small", Duration.ofMinutes(5));
+		template.set(key(template, 2), big, Duration.ofMinutes(5));
+		if (template.limits().setWithExpiry()) {
+			template.setKeepTtl(key(template, 1), "kept");
+		}
+		String stats = redis().info("commandstats");
+		assertThat(stats).doesNotContain("cmdstat_evalsha", "cmdstat_eval:").contains("cmdstat_exec:");
+		if (template.limits().setWithExpiry()) {
+			assertThat(stats).contains("cmdstat_hsetex:");
+			assertThat(template.get(key(template, 1))).isEqualTo("kept");
+		}
+		assertThat(template.ttlMillis(key(template, 1))).isBetween(1L, 300_000L);
+		assertThat(template.ttlMillis(key(template, 2))).isBetween(1L, 300_000L);
+		assertThat(template.get(key(template, 2))).isEqualTo(big);
+		String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
+		assertThat(redis().hpttl(bucket, "2")).as("the marker expires with its overflow key").allMatch((ttl) -> ttl > 0);
+		template.set(key(template, 1), "plain");
+		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-1);
 	}
 
 	@Override
