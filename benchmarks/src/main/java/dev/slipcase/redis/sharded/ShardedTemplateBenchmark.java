@@ -28,13 +28,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
+import org.springframework.data.redis.serializer.GenericToStringSerializer;
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
 /**
- * Single get and set, and a 100-key multi-get, through the sharded template ({@code store=sharded})
- * side by side with plain {@code GET}, {@code SET} and {@code MGET} ({@code store=plain}) over the
- * same kind of Lettuce connection, each against a fresh Redis of its own holding 10,000 keys of
- * 20-byte values.
+ * Single get, set and increment, and 100-key multi-get and multi-set, through the sharded template
+ * ({@code store=sharded}) side by side with plain {@code GET}, {@code SET}, {@code INCR},
+ * {@code MGET} and {@code MSET} ({@code store=plain}) on Lettuce connections from the same client,
+ * each against a fresh Redis of its own (7.0 or 8.0) holding 10,000 keys of 20-byte values and
+ * 1,000 counters.
  * <pre>java -jar benchmarks/target/benchmarks.jar ShardedTemplateBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
 @State(Scope.Thread)
@@ -51,8 +53,14 @@ public class ShardedTemplateBenchmark {
 
 	private static final int BATCHES = 64;
 
+	private static final int COUNTERS = 1000;
+
 	@Param({ "plain", "sharded" })
 	public String store;
+
+	/** The server: Redis 7.0 from the PATH, or Redis 8.0. */
+	@Param({ "7.0", "8.0" })
+	public String redis;
 
 	private RedisServer server;
 
@@ -64,6 +72,8 @@ public class ShardedTemplateBenchmark {
 
 	private String[] keys;
 
+	private String[] counters;
+
 	private List<List<String>> batches;
 
 	private String value;
@@ -72,12 +82,12 @@ public class ShardedTemplateBenchmark {
 
 	@Setup(Level.Trial)
 	public void setUp() {
-		this.server = RedisServers.start();
+		this.server = "8.0".equals(this.redis) ? RedisServers.startRedis80() : RedisServers.start();
 		this.server.flushAll();
 		this.client = RedisClient.create(this.server.endpoint().uri());
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 		this.target = "plain".equals(this.store) ? new PlainStore(this.connection.sync())
-				: new ShardedStore(ShardedTemplates.create(this.connection));
+				: new ShardedStore(ShardedTemplates.create(this.client));
 		SplittableRandom random = new SplittableRandom(7);
 		this.value = MemoryCase.randomText(random, 20);
 		this.keys = new String[KEYS];
@@ -90,6 +100,11 @@ public class ShardedTemplateBenchmark {
 				chunk.clear();
 			}
 		}
+		this.counters = new String[COUNTERS];
+		for (int i = 0; i < COUNTERS; i++) {
+			this.counters[i] = "counter:" + i;
+		}
+		this.target.loadCounters(this.counters);
 		this.batches = new ArrayList<>();
 		for (int b = 0; b < BATCHES; b++) {
 			List<String> batch = new ArrayList<>(BATCH);
@@ -128,6 +143,21 @@ public class ShardedTemplateBenchmark {
 		return this.target.multiGet(this.batches.get(next() % BATCHES));
 	}
 
+	@Benchmark
+	public Object multiSet100() {
+		Map<String, String> values = new LinkedHashMap<>();
+		for (String key : this.batches.get(next() % BATCHES)) {
+			values.put(key, this.value);
+		}
+		this.target.multiSet(values);
+		return values;
+	}
+
+	@Benchmark
+	public Object increment() {
+		return this.target.increment(this.counters[next() % COUNTERS]);
+	}
+
 	/** What the benchmark compares: plain keys or the sharded template. */
 	private interface Store extends AutoCloseable {
 
@@ -136,6 +166,11 @@ public class ShardedTemplateBenchmark {
 		Object set(String key, String value);
 
 		Object multiGet(List<String> keys);
+
+		Object increment(String key);
+
+		/** Stores 0 under each key, for {@link #increment}. */
+		void loadCounters(String[] keys);
 
 		void multiSet(Map<String, String> values);
 
@@ -173,6 +208,20 @@ public class ShardedTemplateBenchmark {
 		}
 
 		@Override
+		public Object increment(String key) {
+			return this.commands.incr(bytes(key));
+		}
+
+		@Override
+		public void loadCounters(String[] keys) {
+			Map<byte[], byte[]> raw = new LinkedHashMap<>();
+			for (String key : keys) {
+				raw.put(bytes(key), bytes("0"));
+			}
+			this.commands.mset(raw);
+		}
+
+		@Override
 		public void multiSet(Map<String, String> values) {
 			Map<byte[], byte[]> raw = new LinkedHashMap<>();
 			values.forEach((key, value) -> raw.put(bytes(key), bytes(value)));
@@ -196,8 +245,12 @@ public class ShardedTemplateBenchmark {
 
 		private final ShardedTemplate<String> template;
 
+		private final ShardedTemplate<Long> counters;
+
 		ShardedStore(ShardedTemplates templates) {
 			this.templates = templates;
+			this.counters = templates.template(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:").build(),
+					new GenericToStringSerializer<>(Long.class));
 			this.template = templates.template(ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").build(),
 					StringRedisSerializer.UTF_8);
 		}
@@ -221,6 +274,20 @@ public class ShardedTemplateBenchmark {
 		@Override
 		public void multiSet(Map<String, String> values) {
 			this.template.multiSet(values);
+		}
+
+		@Override
+		public Object increment(String key) {
+			return this.counters.incrBy(key, 1);
+		}
+
+		@Override
+		public void loadCounters(String[] keys) {
+			Map<String, Long> zeros = new LinkedHashMap<>();
+			for (String key : keys) {
+				zeros.put(key, 0L);
+			}
+			this.counters.multiSet(zeros);
 		}
 
 		@Override
