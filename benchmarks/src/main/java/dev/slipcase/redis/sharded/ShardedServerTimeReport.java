@@ -28,7 +28,8 @@ import dev.slipcase.redis.test.RedisServers;
  * Redis counts a command run inside {@code EXEC} or a script twice, under its own name and in
  * {@code EXEC}'s or the script's time, so the sum is an upper bound; the breakdown shows each part.
  * Each store runs on a fresh server of its own holding {@code keys} 20-byte values (counters for
- * increments), for Redis 7.0 (from the PATH) and Redis 8.0.
+ * increments), for Redis 7.0 (from the PATH) and Redis 8.0, in namespaces of the default fill
+ * factor ({@code -Dslipcase.fill=0.75} compares another).
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.ShardedServerTimeReport [keys]</pre>
  */
 public final class ShardedServerTimeReport {
@@ -255,11 +256,17 @@ public final class ShardedServerTimeReport {
 		private final ShardedTemplate<Long> counters;
 
 		ShardedStore(ShardedTemplates templates) {
-			double fill = Double.parseDouble(System.getProperty("slipcase.fill", "" + ShardedNamespace.DEFAULT_FILL_FACTOR));
-			this.values = templates.template(ShardedNamespace.builder("users").alias("u").keyPrefix("user:")
-				.fillFactor(fill).build(), StringRedisSerializer.UTF_8);
-			this.counters = templates.template(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:")
-				.fillFactor(fill).build(), new GenericToStringSerializer<>(Long.class));
+			this.values = templates.template(fill(ShardedNamespace.builder("users").alias("u").keyPrefix("user:")).build(),
+					StringRedisSerializer.UTF_8);
+			this.counters = templates.template(
+					fill(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:")).build(),
+					new GenericToStringSerializer<>(Long.class));
+		}
+
+		/** The namespace's default fill factor, or {@code -Dslipcase.fill} to compare others. */
+		private static ShardedNamespace.Builder fill(ShardedNamespace.Builder builder) {
+			String fill = System.getProperty("slipcase.fill");
+			return (fill != null) ? builder.fillFactor(Double.parseDouble(fill)) : builder;
 		}
 
 		@Override

@@ -246,6 +246,12 @@ public final class ShardedTemplates implements AutoCloseable {
 					+ "' already holds the buckets of namespace '" + existing.namespace() + "' (layout at " + keyName
 					+ "). Aliases are one-to-one: give this namespace an alias of its own.");
 		}
+		if (existing.version() < ShardLayout.VERSION) {
+			throw new ShardLayoutMismatchException("Namespace '" + namespace.name() + "': the buckets at " + keyName
+					+ " were written by layout version " + existing.version() + ", which kept no overflow markers in "
+					+ "the buckets; this version (" + ShardLayout.VERSION + ") would not find the values in overflow "
+					+ "keys. Give the namespace a new alias and migrate its values (read them with the old version).");
+		}
 		boolean sameKind = existing.strategy() == wanted.strategy() && existing.hash().equals(wanted.hash())
 				&& existing.version() == wanted.version() && existing.keyPrefix().equals(wanted.keyPrefix());
 		boolean sizeAgrees = hashed || namespace.bucketSize() == null || existing.bucketSize() == wanted.bucketSize();

@@ -420,6 +420,17 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void bucketsOfLayoutVersion1RefuseToStartNamingTheVersion() {
+		ShardedNamespace namespace = namespace().build();
+		template(namespace, STRINGS);
+		String layoutKey = namespace.ownedKeyPrefix() + "layout}";
+		redis().set(layoutKey, redis().get(layoutKey).replace("v=2;", "v=1;"));
+		assertThatExceptionOfType(ShardLayoutMismatchException.class).isThrownBy(() -> template(namespace, STRINGS))
+			.withMessageContaining("layout version 1")
+			.withMessageContaining("overflow markers");
+	}
+
+	@Test
 	void changedKeyPrefixRefusesToStart() {
 		ShardedNamespace namespace = namespace().build();
 		template(namespace, STRINGS).set(namespace.keyPrefix() + 1, "x");

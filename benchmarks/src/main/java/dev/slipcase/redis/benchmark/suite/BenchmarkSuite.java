@@ -13,6 +13,7 @@ import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
 import dev.slipcase.redis.serializer.StoredSizeReport;
 import dev.slipcase.redis.sharded.ShardedMemoryReport;
+import dev.slipcase.redis.sharded.ShardedServerTimeReport;
 import dev.slipcase.redis.template.ServerCeilingReport;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -41,6 +42,9 @@ public final class BenchmarkSuite {
 
 	/** The chart of Redis memory per key, plain vs sharded, inside the charts folder. */
 	public static final String MEMORY_CHART = "sharded-memory-per-key.svg";
+
+	/** Keys each server holds for the sharded server-time section: single-threaded, steady at any size. */
+	static final int SHARDED_SERVER_TIME_KEYS = 10_000;
 
 	private final Profile profile;
 
@@ -95,6 +99,8 @@ public final class BenchmarkSuite {
 			.section("Redis memory per key: plain SET vs sharded",
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
 							+ ShardedMemoryReport.markdown(memory))
+			.section("Sharded server time per call", ShardedServerTimeReport.markdown(
+					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
 			.section("Stored size per serializer", StoredSizeReport.markdown())
 			.section("Server ceiling", ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys())));
 		return report.writeTo(this.output);
