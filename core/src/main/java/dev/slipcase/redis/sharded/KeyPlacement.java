@@ -11,8 +11,9 @@ import org.springframework.util.Assert;
  * <p>
  * A bucket key carries a hash tag, {@code <bucketPrefix>{<alias>:n:<quotient>}} or
  * {@code <bucketPrefix>{<alias>:h:<index>}}, and the overflow key of each of its fields is
- * {@code <bucket>:<field>}: the same cluster slot, so one script can move a value between the bucket
- * and its overflow key atomically, while different buckets still spread over the slots.
+ * {@code <bucket>:<field>}: the same cluster slot, so one transaction or script can move a value
+ * between the bucket and its overflow key atomically, while different buckets still spread over
+ * the slots.
  */
 final class KeyPlacement {
 

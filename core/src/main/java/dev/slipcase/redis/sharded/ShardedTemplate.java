@@ -21,18 +21,20 @@ import org.springframework.util.Assert;
  * A plain key/value API over one namespace whose values live as fields of small Redis hashes
  * ("buckets") kept in the compact listpack encoding. Create it with
  * {@link ShardedTemplates#template(ShardedNamespace, RedisSerializer)}. Works the same on a
- * standalone server and a cluster: every command touches one key, batch operations send one
+ * standalone server and a cluster: every command touches one slot, batch operations send one
  * command per bucket, pipelined, and never use a cross-slot transaction.
  * <p>
  * <b>Never flips a bucket.</b> After serialization, a value longer than the server's
  * {@code hash-max-listpack-value} (or an id too long to be a field) is stored in the bucket's
- * overflow key for that field, a plain key in the bucket's cluster slot; reads, deletes and
- * existence checks find it transparently, and a script moves a value between field and overflow key
- * atomically. A write that would take a hashed bucket past {@code hash-max-listpack-entries} is
- * refused with {@link BucketFullException}.
+ * overflow key for that field, a plain key in the bucket's cluster slot, and its field holds a short
+ * marker pointing there: reads, deletes and existence checks find it without a script, and every
+ * write moves a value between field and overflow key atomically (a {@code MULTI}/{@code EXEC} block
+ * or a script, see {@code docs/sharded.md} for which call sends what). A write that would take a
+ * hashed bucket past {@code hash-max-listpack-entries} is refused with {@link BucketFullException};
+ * an increment whose result would be too long moves the value to its overflow key.
  * <p>
  * <b>TTL that never lies.</b> On Redis 7.4+ a per-key TTL is a hash-field TTL ({@code HPEXPIRE});
- * a plain {@link #set(String, Object)} clears it ({@code HPERSIST}), {@link #setKeepTtl} keeps it.
+ * a plain {@link #set(String, Object)} clears it, {@link #setKeepTtl} keeps it.
  * On older servers a value with a TTL goes to a plain key with that TTL, or the write is refused,
  * as the namespace's {@link TtlFallback} says.
  * <p>
@@ -128,8 +130,10 @@ public final class ShardedTemplate<V> {
 
 	/**
 	 * Adds {@code delta} to the decimal integer stored under {@code key} and returns the new value; a
-	 * missing key counts as 0. Atomic ({@code HINCRBY} in one script): concurrent increments never lose
-	 * a count.
+	 * missing key counts as 0. Atomic ({@code HINCRBY}, or one script where the value lives in its
+	 * overflow key): concurrent increments never lose a count. Sent at most once: an increment whose
+	 * reply was lost with its connection fails with an
+	 * {@link dev.slipcase.redis.lettuce.UnacknowledgedWriteException} and is never applied twice.
 	 * @throws RedisSystemException when the value is not a decimal integer
 	 */
 	public long incrBy(String key, long delta) {
@@ -178,9 +182,9 @@ public final class ShardedTemplate<V> {
 	// ---------------------------------------------------------------- batches
 
 	/**
-	 * The values of {@code keys}, in the same order, {@code null} where a key has none. On a standalone
-	 * server, one script call reads them all; on a cluster, one {@code HMGET} per bucket, written to
-	 * the connection together, then one read of the overflow keys per bucket with misses.
+	 * The values of {@code keys}, in the same order, {@code null} where a key has none: one
+	 * {@code HMGET} per bucket, written together, then one {@code GET} per field that holds the
+	 * overflow marker, written together. No script, unless a value was moving at that moment.
 	 */
 	public List<@Nullable V> multiGet(List<String> keys) {
 		Assert.notNull(keys, "keys must not be null");
@@ -196,8 +200,9 @@ public final class ShardedTemplate<V> {
 	}
 
 	/**
-	 * Stores every entry, removing TTLs like {@code SET}. Sends one script call (its {@code HSET}s) per
-	 * bucket, pipelined; atomic per bucket, not across buckets. When a hashed bucket is full, the other
+	 * Stores every entry, removing TTLs like {@code SET}. Numeric keys: one {@code MULTI}/{@code EXEC}
+	 * block (per bucket on a cluster); hashed keys: one script call per bucket, pipelined; atomic per
+	 * bucket, not across buckets. When a hashed bucket is full, the other
 	 * buckets are still written and a {@link BucketFullException} names the refused keys.
 	 */
 	public void multiSet(Map<String, ? extends V> values) {
