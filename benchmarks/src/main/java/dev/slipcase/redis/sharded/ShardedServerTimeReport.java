@@ -97,7 +97,8 @@ public final class ShardedServerTimeReport {
 		text.append("Server time per call: `INFO commandstats` microseconds of every command and script a call ")
 			.append("sends, summed, after ").append(String.format(Locale.ROOT, "%,d", CALLS))
 			.append(" calls on a fresh server holding the keys (a command inside `EXEC` or a script is counted ")
-			.append("twice by Redis, so sharded figures are upper bounds). Single-threaded, so steady run to run.\n\n");
+			.append("twice by Redis, so sharded figures are upper bounds). Steadier than client-side times, yet a ")
+			.append("row moves by up to ±40% between runs on a shared VM: compare within a run.\n\n");
 		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | sharded commands (µs per call) |\n");
 		text.append("| --- | ---: | --- | ---: | ---: | ---: | --- |\n");
 		for (Row row : rows) {
