@@ -2,7 +2,7 @@ package dev.slipcase.redis.lettuce;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -52,15 +52,33 @@ public final class KeyGroups {
 	 * {@code classifier} says of each; the others are in no group.
 	 */
 	public static <T> KeyGroups by(List<T> items, IntPredicate included, Function<? super T, ?> classifier) {
-		Map<Object, List<Integer>> byClass = new LinkedHashMap<>();
-		for (int i = 0; i < items.size(); i++) {
-			if (included.test(i)) {
-				byClass.computeIfAbsent(classifier.apply(items.get(i)), (group) -> new ArrayList<>()).add(i);
+		int size = items.size();
+		Map<Object, Integer> ids = new HashMap<>();
+		int[] groupOf = new int[size];
+		int[] counts = new int[size];
+		int groups = 0;
+		for (int i = 0; i < size; i++) {
+			if (!included.test(i)) {
+				groupOf[i] = -1;
+				continue;
+			}
+			Integer id = ids.putIfAbsent(classifier.apply(items.get(i)), groups);
+			int group = (id != null) ? id : groups++;
+			groupOf[i] = group;
+			counts[group]++;
+		}
+		int[][] positions = new int[groups][];
+		for (int group = 0; group < groups; group++) {
+			positions[group] = new int[counts[group]];
+		}
+		int[] filled = new int[groups];
+		for (int i = 0; i < size; i++) {
+			int group = groupOf[i];
+			if (group >= 0) {
+				positions[group][filled[group]++] = i;
 			}
 		}
-		List<int[]> groups = new ArrayList<>(byClass.size());
-		byClass.values().forEach((indexes) -> groups.add(indexes.stream().mapToInt(Integer::intValue).toArray()));
-		return new KeyGroups(items.size(), List.copyOf(groups));
+		return new KeyGroups(size, Arrays.asList(positions));
 	}
 
 	/** Whether two keys are in the same cluster slot, so that one command may touch both. */

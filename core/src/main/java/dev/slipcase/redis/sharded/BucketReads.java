@@ -69,32 +69,41 @@ final class BucketReads {
 			return one;
 		}
 		KeyGroups buckets = KeyGroups.by(locations, (i) -> locations.get(i).fieldFits(), Location::bucketName);
-		KeyGroups plain = KeyGroups.by(locations, (i) -> !locations.get(i).fieldFits(), Location::key);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		List<CompletableFuture<?>> all = new ArrayList<>(buckets.count());
 		List<CompletableFuture<List<byte @Nullable []>>> fields = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
-			List<Location> group = buckets.select(bucket, locations);
-			fields.add(pipeline.add(BinaryCommands.hmget(group.get(0).bucket(),
-					group.stream().map(Location::field).toList())));
+			int[] positions = buckets.positions(bucket);
+			List<byte[]> names = new ArrayList<>(positions.length);
+			for (int position : positions) {
+				names.add(locations.get(position).field());
+			}
+			fields.add(pipeline.add(BinaryCommands.hmget(locations.get(positions[0]).bucket(), names)));
 		}
-		List<CompletableFuture<byte @Nullable []>> overflowOnly = new ArrayList<>(plain.count());
-		for (int key = 0; key < plain.count(); key++) {
-			overflowOnly.add(pipeline.add(BinaryCommands.get(plain.select(key, locations).get(0).overflow())));
+		all.addAll(fields);
+		// a key whose field name is too long for a compact hash lives in its overflow key alone
+		List<Integer> overflowOnly = new ArrayList<>(0);
+		List<CompletableFuture<byte @Nullable []>> overflowValues = new ArrayList<>(0);
+		for (int i = 0; i < locations.size(); i++) {
+			if (!locations.get(i).fieldFits()) {
+				overflowOnly.add(i);
+				overflowValues.add(pipeline.add(BinaryCommands.get(locations.get(i).overflow())));
+			}
 		}
+		all.addAll(overflowValues);
 		pipeline.send();
-		List<CompletableFuture<?>> all = new ArrayList<>(fields);
-		all.addAll(overflowOnly);
 		this.redis.awaitAll(all, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
 				null);
 		List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
-		List<byte @Nullable []> inBuckets = buckets.reassemble(fields.stream().map(CompletableFuture::join).toList());
-		List<byte @Nullable []> inOverflow = plain.reassemble(overflowOnly.stream().map((reply) -> {
-			List<byte @Nullable []> one = new ArrayList<>(1);
-			one.add(reply.join());
-			return one;
-		}).toList());
-		for (int i = 0; i < raw.size(); i++) {
-			raw.set(i, locations.get(i).fieldFits() ? inBuckets.get(i) : inOverflow.get(i));
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			int[] positions = buckets.positions(bucket);
+			List<byte @Nullable []> values = fields.get(bucket).join();
+			for (int i = 0; i < positions.length; i++) {
+				raw.set(positions[i], values.get(i));
+			}
+		}
+		for (int j = 0; j < overflowOnly.size(); j++) {
+			raw.set(overflowOnly.get(j), overflowValues.get(j).join());
 		}
 		followMarkers(locations, raw);
 		if (this.namespace.readThrough()) {

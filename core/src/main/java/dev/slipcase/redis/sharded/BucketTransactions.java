@@ -99,13 +99,15 @@ final class BucketTransactions {
 	private List<AsyncCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis) {
 		List<AsyncCommand<byte[], byte[], ?>> commands = new ArrayList<>();
+		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
+		// server has no slots
+		CommandArgs<byte[], byte[]> unused = args();
+		int unusedCount = 0;
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			byte[] bucketKey = locations.get(positions[0]).bucket();
-			List<byte[]> fieldsAndValues = new ArrayList<>();
-			CommandArgs<byte[], byte[]> unused = args();
-			int unusedCount = 0;
+			List<byte[]> fieldsAndValues = new ArrayList<>(2 * positions.length);
 			for (int i : positions) {
 				Location location = locations.get(i);
 				Place place = places.get(i);
@@ -128,9 +130,9 @@ final class BucketTransactions {
 			if (!fieldsAndValues.isEmpty()) {
 				commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMode, ttlMillis));
 			}
-			if (unusedCount > 0) {
-				commands.add(TransactionLane.command(CommandType.DEL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), unused));
-			}
+		}
+		if (unusedCount > 0) {
+			commands.add(TransactionLane.command(CommandType.DEL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), unused));
 		}
 		return commands;
 	}

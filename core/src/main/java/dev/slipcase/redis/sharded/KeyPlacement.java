@@ -56,8 +56,7 @@ final class KeyPlacement {
 		}
 		byte[] fieldBytes = bytes(field);
 		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
-		return new Location(key, bucket, bytes(bucket), fieldBytes, bytes(bucket + ":" + field),
-				fieldBytes.length <= this.maxFieldBytes);
+		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes);
 	}
 
 	/**
@@ -166,16 +165,82 @@ final class KeyPlacement {
 
 	/**
 	 * Where one logical key lives: a field of a bucket, or the bucket's overflow key for that field
-	 * when the value (or the field itself) is too long for a compact hash.
-	 *
-	 * @param key the logical key
-	 * @param bucketName the bucket key as text
-	 * @param bucket the bucket key
-	 * @param field the field within the bucket
-	 * @param overflow the overflow key, in the bucket's cluster slot
-	 * @param fieldFits whether the field is short enough to be stored in the bucket at all
+	 * when the value (or the field itself) is too long for a compact hash. The overflow key's name
+	 * is made on first use: most reads and writes never need it. Thread-safe (two threads may make
+	 * the name twice, to the same bytes).
 	 */
-	record Location(String key, String bucketName, byte[] bucket, byte[] field, byte[] overflow, boolean fieldFits) {
+	static final class Location {
+
+		private final String key;
+
+		private final String bucketName;
+
+		private final byte[] bucket;
+
+		private final byte[] field;
+
+		private final boolean fieldFits;
+
+		private byte @Nullable [] overflow;
+
+		/**
+		 * @param key the logical key
+		 * @param bucketName the bucket key as text
+		 * @param bucket the bucket key
+		 * @param field the field within the bucket
+		 * @param fieldFits whether the field is short enough to be stored in the bucket at all
+		 */
+		Location(String key, String bucketName, byte[] bucket, byte[] field, boolean fieldFits) {
+			this.key = key;
+			this.bucketName = bucketName;
+			this.bucket = bucket;
+			this.field = field;
+			this.fieldFits = fieldFits;
+		}
+
+		/** The logical key. */
+		String key() {
+			return this.key;
+		}
+
+		/** The bucket key as text. */
+		String bucketName() {
+			return this.bucketName;
+		}
+
+		/** The bucket key. */
+		byte[] bucket() {
+			return this.bucket;
+		}
+
+		/** The field within the bucket. */
+		byte[] field() {
+			return this.field;
+		}
+
+		/** Whether the field is short enough to be stored in the bucket at all. */
+		boolean fieldFits() {
+			return this.fieldFits;
+		}
+
+		/** The overflow key, {@code <bucket>:<field>}, in the bucket's cluster slot. */
+		byte[] overflow() {
+			byte[] overflow = this.overflow;
+			if (overflow == null) {
+				overflow = new byte[this.bucket.length + 1 + this.field.length];
+				System.arraycopy(this.bucket, 0, overflow, 0, this.bucket.length);
+				overflow[this.bucket.length] = ':';
+				System.arraycopy(this.field, 0, overflow, this.bucket.length + 1, this.field.length);
+				this.overflow = overflow;
+			}
+			return overflow;
+		}
+
+		@Override
+		public String toString() {
+			return "Location[" + this.key + " -> " + this.bucketName + "]";
+		}
+
 	}
 
 	/**
