@@ -51,6 +51,9 @@ public final class FormatHeader {
 	/** Format id of {@link PolymorphicProtostuffFormat}. */
 	public static final int POLYMORPHIC_PROTOSTUFF = 7;
 
+	/** Format id of {@link ForyFormat}. */
+	public static final int FORY = 8;
+
 	private FormatHeader() {
 	}
 

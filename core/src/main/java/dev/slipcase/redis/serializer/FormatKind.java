@@ -7,6 +7,9 @@ public enum FormatKind {
 	JSON,
 
 	/** {@link ProtostuffFormat}: compact binary, always behind a header. */
-	PROTOSTUFF
+	PROTOSTUFF,
+
+	/** {@link ForyFormat}: Apache Fory, compact binary with schema evolution, always behind a header. */
+	FORY
 
 }

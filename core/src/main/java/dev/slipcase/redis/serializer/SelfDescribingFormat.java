@@ -217,6 +217,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 			case FormatHeader.NUMBER -> "number";
 			case FormatHeader.BYTES -> "bytes";
 			case FormatHeader.POLYMORPHIC_PROTOSTUFF -> "polymorphic-protostuff";
+			case FormatHeader.FORY -> "fory";
 			default -> "unknown";
 		};
 	}

@@ -66,6 +66,19 @@ class BadInputTests {
 	}
 
 	@Test
+	void fory() {
+		fuzz(SelfDescribingFormat.of(ForyFormat.of(Order.class)), List.of(TestValues.order(1), TestValues.orderWithNulls(2)),
+				"fory");
+	}
+
+	@Test
+	void foryList() {
+		List<Session> sessions = IntStream.range(0, 20).mapToObj(TestValues::session).toList();
+		fuzz(SelfDescribingFormat.of(ForyFormat.of(new TypeReference<List<Session>>() {
+		})), List.of(sessions), "fory");
+	}
+
+	@Test
 	void protostuffList() {
 		List<Session> sessions = IntStream.range(0, 20).mapToObj(TestValues::session).toList();
 		fuzz(SelfDescribingFormat.of(ProtostuffFormat.of(new TypeReference<List<Session>>() {

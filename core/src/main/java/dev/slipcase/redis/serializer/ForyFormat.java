@@ -1,0 +1,194 @@
+package dev.slipcase.redis.serializer;
+
+import java.lang.reflect.Type;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.slipcase.redis.serializer.fory.ForyTypes;
+import io.netty.buffer.ByteBuf;
+import org.apache.fory.Fory;
+import org.apache.fory.ThreadLocalFory;
+import org.apache.fory.ThreadSafeFory;
+import org.apache.fory.config.CompatibleMode;
+import org.apache.fory.config.Language;
+import org.apache.fory.memory.MemoryBuffer;
+import tools.jackson.core.type.TypeReference;
+
+import org.springframework.core.ResolvableType;
+import org.springframework.util.Assert;
+
+/**
+ * Apache Fory (Java native mode) for values of one declared type: records, classes, generics,
+ * {@code java.time}, {@code BigDecimal}, {@code Optional}, collections and maps. Binary, so a
+ * {@link SelfDescribingFormat} always stores it behind a header.
+ * <p>
+ * <b>Safe by default.</b> Class registration is required: only the application classes reachable
+ * from the declared type (see {@link ForyTypes}), plus the extra classes given, are registered, each
+ * under its simple class name; a value naming any other class fails with a
+ * {@link org.springframework.data.redis.serializer.SerializationException} and the class is neither
+ * loaded nor instantiated. Nesting depth is capped.
+ * <p>
+ * <b>Schema evolution.</b> Fory's compatible mode: a value written before a record component or
+ * field was added reads with that component's default, and a value written by the newer class
+ * reads in the older one, which skips what it does not know.
+ * <p>
+ * <b>Buffers.</b> Encoding writes straight into {@code out}'s memory through a Fory view of its
+ * writable bytes (grown ahead from the sizes written before); only when a value outgrows that room
+ * does Fory continue in a heap buffer, copied into {@code out} once. Decoding reads {@code in} in
+ * place. Never releases a buffer. One Fory instance per thread (no lock on the hot path), each with
+ * its serializers generated once per type when the thread first uses the format. Immutable and
+ * thread-safe.
+ * <p>
+ * Needs {@code org.apache.fory:fory-core} on the class path (an optional dependency of Slipcase).
+ *
+ * @param <T> the type of value
+ */
+public final class ForyFormat<T> implements TaggedFormat<T> {
+
+	private static final int MAX_DEPTH = 64;
+
+	private final Type type;
+
+	private final Class<?> rawType;
+
+	private final ThreadSafeFory fory;
+
+	private final SizeHint sizeHint = new SizeHint();
+
+	private ForyFormat(Type type, List<Class<?>> extraClasses) {
+		this.type = type;
+		this.rawType = ResolvableType.forType(type).toClass();
+		List<Type> roots = new ArrayList<>();
+		roots.add(type);
+		roots.addAll(extraClasses);
+		Map<Class<?>, String> registered = ForyTypes.reachableFrom(roots);
+		this.fory = new ThreadLocalFory((builder) -> {
+			Fory fory = builder.withLanguage(Language.JAVA)
+				.requireClassRegistration(true)
+				.withCompatibleMode(CompatibleMode.COMPATIBLE)
+				.withRefTracking(false)
+				.withMaxDepth(MAX_DEPTH)
+				.withAsyncCompilation(false)
+				.suppressClassRegistrationWarnings(true)
+				.withClassLoader(ForyFormat.class.getClassLoader())
+				.build();
+			registered.forEach((registeredClass, name) -> fory.register(registeredClass, "slipcase", name));
+			return fory;
+		});
+	}
+
+	/** Fory for values of {@code type}. */
+	public static <T> ForyFormat<T> of(Class<T> type) {
+		Assert.notNull(type, "type must not be null");
+		return new ForyFormat<>(type, List.of());
+	}
+
+	/** Fory for values of the generic {@code type}, such as {@code List<Order>}. */
+	public static <T> ForyFormat<T> of(TypeReference<T> type) {
+		Assert.notNull(type, "type must not be null");
+		return new ForyFormat<>(type.getType(), List.of());
+	}
+
+	/** Fory for values of {@code type}; the caller vouches that {@code T} matches it. */
+	public static <T> ForyFormat<T> of(Type type) {
+		Assert.notNull(type, "type must not be null");
+		return new ForyFormat<>(type, List.of());
+	}
+
+	/**
+	 * Fory for values of {@code type} that may also hold instances of {@code extraClasses} (the
+	 * implementations of an interface the type declares, say), which are registered too.
+	 */
+	public static <T> ForyFormat<T> of(Type type, List<Class<?>> extraClasses) {
+		Assert.notNull(type, "type must not be null");
+		Assert.notNull(extraClasses, "extraClasses must not be null");
+		return new ForyFormat<>(type, List.copyOf(extraClasses));
+	}
+
+	@Override
+	public void encode(T value, ByteBuf out) {
+		int start = out.writerIndex();
+		out.ensureWritable(this.sizeHint.estimate());
+		try {
+			MemoryBuffer target = out.hasArray()
+					? MemoryBuffer.fromByteArray(out.array(), out.arrayOffset() + start, out.writableBytes())
+					: MemoryBuffer.fromByteBuffer(out.nioBuffer(start, out.writableBytes()));
+			boolean offHeap = target.isOffHeap();
+			byte[] heap = target.getHeapMemory();
+			MemoryBuffer written = this.fory.serialize(target, value);
+			int length = written.writerIndex();
+			if (written.isOffHeap() == offHeap && written.getHeapMemory() == heap && length <= out.writableBytes()) {
+				out.writerIndex(start + length);
+			}
+			else {
+				// the value outgrew the room ahead: Fory went on in a buffer of its own
+				out.writeBytes(written.getBytes(0, length));
+			}
+		}
+		catch (RuntimeException | Error ex) {
+			out.writerIndex(start);
+			throw FormatErrors.encodeFailure(name(), ex);
+		}
+		this.sizeHint.written(out.writerIndex() - start);
+	}
+
+	@Override
+	public T decode(ByteBuf in) {
+		int length = in.readableBytes();
+		ByteBuffer view = in.nioBuffer(in.readerIndex(), length);
+		try {
+			MemoryBuffer source = MemoryBuffer.fromByteBuffer(view);
+			Object value = this.fory.deserialize(source);
+			if (source.readerIndex() != length) {
+				throw FormatErrors.error(name(), (length - source.readerIndex())
+						+ " bytes follow the value (it is not one Fory value, or a length field is corrupt)");
+			}
+			if (value != null && !this.rawType.isInstance(value)) {
+				throw FormatErrors.error(name(), "the value is a " + value.getClass().getSimpleName() + ", not a "
+						+ this.rawType.getSimpleName());
+			}
+			in.skipBytes(length);
+			@SuppressWarnings("unchecked")
+			T typed = (T) value;
+			return typed;
+		}
+		catch (org.springframework.data.redis.serializer.SerializationException ex) {
+			throw ex;
+		}
+		catch (IndexOutOfBoundsException ex) {
+			throw FormatErrors.error(name(), "a length runs past the end of the " + length + "-byte value (it is "
+					+ "truncated, or a length field is corrupt)", ex);
+		}
+		catch (RuntimeException | Error ex) {
+			throw FormatErrors.decodeFailure(name(), ex);
+		}
+	}
+
+	@Override
+	public int estimateSize(T value) {
+		return this.sizeHint.estimate();
+	}
+
+	@Override
+	public int formatId() {
+		return FormatHeader.FORY;
+	}
+
+	@Override
+	public boolean isText() {
+		return false;
+	}
+
+	@Override
+	public String name() {
+		return "fory";
+	}
+
+	@Override
+	public String toString() {
+		return "ForyFormat[" + this.type.getTypeName() + "]";
+	}
+
+}
