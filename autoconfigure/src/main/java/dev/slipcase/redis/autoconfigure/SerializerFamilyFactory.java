@@ -45,7 +45,7 @@ final class SerializerFamilyFactory {
 		SlipcaseRedisProperties.Compression compression = this.properties.getCompression();
 		String defaultCompression = compressionOrNull(compression.getAlgorithm());
 		int minSize = Settings.toInt(compression.getMinSize().toBytes(), "slipcase.redis.compression.min-size");
-		Settings.requireProtostuff(this.properties.getFormat(), "slipcase.redis.format", classLoader);
+		Settings.requireFormatLibrary(this.properties.getFormat(), "slipcase.redis.format", classLoader);
 		SlipcaseSerializerFamily.Builder builder = SlipcaseSerializerFamily.builder()
 			.allocator(allocator)
 			.compressors(compressors)
@@ -66,7 +66,7 @@ final class SerializerFamilyFactory {
 					() -> builder.allow(id, type.getType()));
 			if (type.getFormat() != null || type.getCompression() != null) {
 				FormatKind format = (type.getFormat() != null) ? type.getFormat() : this.properties.getFormat();
-				Settings.requireProtostuff(format, property + ".format", classLoader);
+				Settings.requireFormatLibrary(format, property + ".format", classLoader);
 				String chosen = (type.getCompression() != null) ? compressionOrNull(type.getCompression())
 						: defaultCompression;
 				builder.route(type.getType(), new Choice(format, chosen, minSize));

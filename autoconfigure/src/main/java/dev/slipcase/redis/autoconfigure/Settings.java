@@ -17,6 +17,8 @@ final class Settings {
 
 	static final String PROTOSTUFF_CLASS = "io.protostuff.runtime.RuntimeSchema";
 
+	static final String FORY_CLASS = "org.apache.fory.Fory";
+
 	private Settings() {
 	}
 
@@ -29,13 +31,20 @@ final class Settings {
 		return (trimmed.isEmpty() || "none".equals(trimmed)) ? null : trimmed;
 	}
 
-	/** Fails when {@code format} is Protostuff and Protostuff is not on the class path. */
-	static void requireProtostuff(@Nullable FormatKind format, String property, ClassLoader classLoader) {
+	/** Fails when {@code format} is Protostuff or Fory and its library is not on the class path. */
+	static void requireFormatLibrary(@Nullable FormatKind format, String property, ClassLoader classLoader) {
 		if (format == FormatKind.PROTOSTUFF && !ClassUtils.isPresent(PROTOSTUFF_CLASS, classLoader)) {
 			throw new SlipcaseConfigurationException(property,
 					"The protostuff format is configured but io.protostuff:protostuff-runtime is not on the classpath",
 					"Add the io.protostuff:protostuff-runtime and protostuff-core dependencies (the Slipcase starter "
 							+ "brings them), or set " + property + " to json.",
+					null);
+		}
+		if (format == FormatKind.FORY && !ClassUtils.isPresent(FORY_CLASS, classLoader)) {
+			throw new SlipcaseConfigurationException(property,
+					"The fory format is configured but org.apache.fory:fory-core is not on the classpath",
+					"Add the org.apache.fory:fory-core dependency (the Slipcase starter brings it), or set " + property
+							+ " to json.",
 					null);
 		}
 	}

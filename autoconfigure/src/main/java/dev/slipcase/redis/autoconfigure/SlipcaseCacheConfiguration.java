@@ -40,7 +40,7 @@ final class SlipcaseCacheConfiguration {
 		ClassLoader classLoader = Settings.classLoader(beanFactory);
 		properties.getCache().getCaches().forEach((name, spec) -> {
 			if (spec.getFormat() != null) {
-				Settings.requireProtostuff(spec.getFormat(), "slipcase.redis.cache.caches." + name + ".format", classLoader);
+				Settings.requireFormatLibrary(spec.getFormat(), "slipcase.redis.cache.caches." + name + ".format", classLoader);
 			}
 		});
 		CacheOperationSource operations = cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new);

@@ -42,7 +42,7 @@ final class SlipcaseSessionConfiguration {
 			SlipcaseSerializerFamily family, BeanFactory beanFactory) {
 		SlipcaseRedisProperties.Session session = properties.getSession();
 		String compression = compressionOrNull(session.getCompression());
-		Settings.requireProtostuff(session.getFormat(), "slipcase.redis.session.format", Settings.classLoader(beanFactory));
+		Settings.requireFormatLibrary(session.getFormat(), "slipcase.redis.session.format", Settings.classLoader(beanFactory));
 		if (session.getFormat() != FormatKind.JSON) {
 			return new SessionValueSerializer(family.valueSerializer(session.getFormat(),
 					(compression != null) ? compression : "none"));

@@ -13,6 +13,7 @@ import dev.slipcase.redis.autoconfigure.fixtures.Order;
 import dev.slipcase.redis.buffer.AllocatorType;
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.serializer.CompressorLookup;
+import dev.slipcase.redis.serializer.FormatHeader;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
@@ -317,6 +318,20 @@ class SlipcaseRedisAutoConfigurationTests {
 	}
 
 	@Test
+	void typesPropertyRoutesATypeToFory() {
+		this.runner.withPropertyValues(ORDER, "slipcase.redis.types.order.format=fory").run((context) -> {
+			SlipcaseSerializerFamily family = context.getBean(SlipcaseSerializerFamily.class);
+			assertThat(family.choiceFor(Order.class).kind()).isEqualTo(FormatKind.FORY);
+			byte[] bytes = family.valueSerializer().serialize(Order.sample(6, null));
+			assertThat(bytes[0] & 0xFF).isEqualTo(FormatHeader.MARKER);
+			assertThat(bytes[1]).isEqualTo((byte) FormatHeader.FORY);
+			assertThat(family.valueSerializer().deserialize(bytes)).isEqualTo(Order.sample(6, null));
+			assertThat(family.serializer(Order.class).deserialize(family.serializer(Order.class)
+				.serialize(Order.sample(7, null)))).isEqualTo(Order.sample(7, null));
+		});
+	}
+
+	@Test
 	void packagesPropertyAllowsEveryClassInThem() {
 		this.runner.withPropertyValues("slipcase.redis.packages=dev.slipcase.redis.autoconfigure.fixtures")
 			.run((context) -> assertThat(context.getBean(SlipcaseSerializerFamily.class).allowlist().types())
@@ -475,6 +490,13 @@ class SlipcaseRedisAutoConfigurationTests {
 		this.runner.withClassLoader(new FilteredClassLoader("io.protostuff"))
 			.withPropertyValues("slipcase.redis.format=protostuff")
 			.run((context) -> assertThat(analyze(context).getAction()).contains("protostuff-runtime"));
+	}
+
+	@Test
+	void foryWithoutItsLibraryFailsStartupNamingTheDependency() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.apache.fory"))
+			.withPropertyValues("slipcase.redis.format=fory")
+			.run((context) -> assertThat(analyze(context).getAction()).contains("org.apache.fory:fory-core"));
 	}
 
 	@Test

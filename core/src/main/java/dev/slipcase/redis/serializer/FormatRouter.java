@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
@@ -121,19 +122,34 @@ public final class FormatRouter {
 		Assert.notNull(allowlist, "allowlist must not be null");
 		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.mapper, allowlist);
 		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
+		// Fory names the registered class of each value itself: one format holds every type that chose it
+		List<Class<?>> foryTypes = new ArrayList<>();
+		allowlist.types().forEach((id, type) -> {
+			if (choiceFor(type).kind() == FormatKind.FORY) {
+				foryTypes.add(type.getRawClass());
+			}
+		});
+		ForyFormat<Object> fory = foryTypes.isEmpty() ? null : ForyFormat.of(Object.class, foryTypes);
 		Map<String, SelfDescribingFormat<Object>> writers = new LinkedHashMap<>();
 		allowlist.types().forEach((id, type) -> {
 			Choice choice = choiceFor(type);
 			if (choice.kind() == FormatKind.PROTOSTUFF) {
 				protostuff.requireSupported(id);
 			}
-			TaggedFormat<Object> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff : json;
+			TaggedFormat<Object> writeFormat = switch (choice.kind()) {
+				case PROTOSTUFF -> protostuff;
+				case FORY -> Objects.requireNonNull(fory);
+				case JSON -> json;
+			};
 			writers.put(id, configure(SelfDescribingFormat.builder(writeFormat), choice, type.getRawClass()).build());
 		});
-		SelfDescribingFormat<Object> reader = configure(SelfDescribingFormat.builder((TaggedFormat<Object>) json),
+		SelfDescribingFormat.Builder<Object> readers = configure(SelfDescribingFormat.builder((TaggedFormat<Object>) json),
 				new Choice(FormatKind.JSON, null, 0), Object.class)
-			.readAlso(protostuff)
-			.build();
+			.readAlso(protostuff);
+		if (fory != null) {
+			readers.readAlso(fory);
+		}
+		SelfDescribingFormat<Object> reader = readers.build();
 		return new TypeRoutingFormat(allowlist, writers, reader);
 	}
 
@@ -174,8 +190,11 @@ public final class FormatRouter {
 		Class<?> raw = javaType.getRawClass();
 		Choice choice = choiceFor(javaType);
 		ProtostuffFormat<T> protostuff = protostuffOrNull(type, choice.kind() == FormatKind.PROTOSTUFF);
-		TaggedFormat<T> writeFormat = (choice.kind() == FormatKind.PROTOSTUFF) ? protostuff
-				: (raw == String.class) ? (TaggedFormat<T>) Utf8StringFormat.INSTANCE : json;
+		TaggedFormat<T> writeFormat = switch (choice.kind()) {
+			case PROTOSTUFF -> protostuff;
+			case FORY -> ForyFormat.of(type);
+			case JSON -> (raw == String.class) ? (TaggedFormat<T>) Utf8StringFormat.INSTANCE : json;
+		};
 		SelfDescribingFormat.Builder<T> builder = configure(SelfDescribingFormat.builder(writeFormat), choice, raw)
 			.readAlso(json);
 		if (protostuff != null) {

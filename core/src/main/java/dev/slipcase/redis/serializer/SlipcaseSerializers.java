@@ -100,6 +100,17 @@ public final class SlipcaseSerializers {
 		return SlipcaseRedisSerializer.of(SelfDescribingFormat.of(ProtostuffFormat.of(type)), raw);
 	}
 
+	/** Apache Fory for {@code type} (records included), behind a header; see {@link ForyFormat}. */
+	public static <T> SlipcaseRedisSerializer<T> fory(Class<T> type) {
+		return SlipcaseRedisSerializer.of(SelfDescribingFormat.of(ForyFormat.of(type)), type);
+	}
+
+	/** Apache Fory for the generic {@code type}, such as {@code List<Order>}, behind a header. */
+	public static <T> SlipcaseRedisSerializer<T> fory(TypeReference<T> type) {
+		Class<?> raw = JsonSupport.DEFAULT_MAPPER.constructType(type).getRawClass();
+		return SlipcaseRedisSerializer.of(SelfDescribingFormat.of(ForyFormat.of(type)), raw);
+	}
+
 	/**
 	 * {@code format}, compressed with {@code compressor} when the encoded value is at least
 	 * {@code minSize} bytes; reads compressed and uncompressed values alike.

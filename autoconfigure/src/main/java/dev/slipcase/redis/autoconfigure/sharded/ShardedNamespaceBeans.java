@@ -124,6 +124,9 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 			if (format == FormatKind.PROTOSTUFF) {
 				return SlipcaseSerializers.protostuff(type);
 			}
+			if (format == FormatKind.FORY) {
+				return SlipcaseSerializers.fory(type);
+			}
 			return this.formatRouter.getIfUnique(() -> FormatRouter.builder().build()).serializer(type);
 		}
 		catch (IllegalArgumentException | NoClassDefFoundError ex) {
