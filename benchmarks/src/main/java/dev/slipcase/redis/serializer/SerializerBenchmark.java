@@ -33,7 +33,8 @@ public class SerializerBenchmark {
 	@Param({ "SMALL", "ORDER", "DOCUMENT", "LIST_50", "LIST_50K" })
 	public Payload payload;
 
-	@Param({ "spring-generic-json", "spring-typed-json", "spring-jdk", "slipcase-json", "slipcase-protostuff" })
+	@Param({ "spring-generic-json", "spring-typed-json", "spring-jdk", "slipcase-json", "slipcase-protostuff", "slipcase-fory",
+			"redisson-kryo5", "redisson-fory" })
 	public String serializer;
 
 	private RedisSerializer<Object> candidate;

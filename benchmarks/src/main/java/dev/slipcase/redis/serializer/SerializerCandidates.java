@@ -1,5 +1,8 @@
 package dev.slipcase.redis.serializer;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -8,6 +11,13 @@ import java.util.function.Function;
 import dev.slipcase.redis.benchmark.Payload;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.Compressors;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
+import org.redisson.client.codec.Codec;
+import org.redisson.codec.ForyCodec;
+import org.redisson.codec.Kryo5Codec;
 import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,6 +48,10 @@ final class SerializerCandidates {
 		CANDIDATES.put("slipcase-protostuff-zstd",
 				(payload) -> compressed(ProtostuffFormat.of(payload.type()), Compressors.zstd()));
 		CANDIDATES.put("slipcase-json-lz4", (payload) -> compressed(JsonFormat.of(payload.type()), Compressors.lz4()));
+		// Apache Fory: Slipcase's (registration required, compatible schema) beside Redisson's codecs
+		CANDIDATES.put("slipcase-fory", SerializerCandidates::slipcaseFory);
+		CANDIDATES.put("redisson-kryo5", (payload) -> new RedissonCodecSerializer(new Kryo5Codec()));
+		CANDIDATES.put("redisson-fory", (payload) -> new RedissonCodecSerializer(new ForyCodec()));
 	}
 
 	private SerializerCandidates() {
@@ -67,9 +81,48 @@ final class SerializerCandidates {
 	}
 
 	@SuppressWarnings("unchecked")
+	private static RedisSerializer<Object> slipcaseFory(Payload payload) {
+		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.fory(payload.type());
+	}
+
+	@SuppressWarnings("unchecked")
 	private static RedisSerializer<Object> compressed(TaggedFormat<?> format, Compressor compressor) {
 		return (RedisSerializer<Object>) (RedisSerializer<?>) SlipcaseSerializers.compressed(format, compressor,
 				SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
+	}
+
+	/**
+	 * A Redisson codec as a {@code RedisSerializer}: its encoder's pooled buffer copied to the
+	 * {@code byte[]} the contract asks for and released, its decoder reading a wrapped array.
+	 */
+	private record RedissonCodecSerializer(Codec codec) implements RedisSerializer<Object> {
+
+		@Override
+		public byte[] serialize(@Nullable Object value) {
+			try {
+				ByteBuf encoded = this.codec.getValueEncoder().encode(value);
+				try {
+					return ByteBufUtil.getBytes(encoded);
+				}
+				finally {
+					encoded.release();
+				}
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
+		@Override
+		public @Nullable Object deserialize(byte @Nullable [] bytes) {
+			try {
+				return this.codec.getValueDecoder().decode(Unpooled.wrappedBuffer(bytes), null);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+
 	}
 
 	@SuppressWarnings("unchecked")

@@ -22,7 +22,7 @@ final class SuiteEntries {
 	static List<SuiteEntry> all() {
 		return List.of(
 				entry(SerializerBenchmark.class, "serializer", "spring-generic-json",
-						Map.of("payload", List.of("ORDER", "DOCUMENT"))),
+						Map.of("payload", List.of("ORDER", "DOCUMENT", "LIST_50"))),
 				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
 						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
 				entry(TemplateBenchmark.class, "candidate", "spring-generic-json", Map.of(), List.of(1, 8)),
