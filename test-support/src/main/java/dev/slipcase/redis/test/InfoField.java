@@ -1,12 +1,16 @@
 package dev.slipcase.redis.test;
 
 /** Reads {@code field:value} lines from an {@code INFO} or {@code CLUSTER INFO} reply. */
-final class InfoField {
+public final class InfoField {
 
 	private InfoField() {
 	}
 
-	static String read(String info, String field) {
+	/**
+	 * The value of {@code field} in {@code info}.
+	 * @throws IllegalStateException when the reply has no such field
+	 */
+	public static String read(String info, String field) {
 		String prefix = field + ":";
 		for (String line : info.split("\r?\n")) {
 			if (line.startsWith(prefix)) {

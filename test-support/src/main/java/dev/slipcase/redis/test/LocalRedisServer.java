@@ -147,6 +147,17 @@ final class LocalRedisServer implements RedisServer {
 		return this.description;
 	}
 
+	@Override
+	public void kill() {
+		try {
+			this.process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("Interrupted while killing " + this.description, ex);
+		}
+	}
+
 	/** The server's process, for tests that kill it to simulate a crash. */
 	Process process() {
 		return this.process;

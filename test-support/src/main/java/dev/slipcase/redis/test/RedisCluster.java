@@ -3,9 +3,9 @@ package dev.slipcase.redis.test;
 import java.util.List;
 
 /**
- * A real Redis Cluster of three masters and no replicas, with all 16384 slots assigned: one the
- * fixture started from local {@code redis-server} processes, or an external one named by
- * {@code SLIPCASE_REDIS_CLUSTER_URL}. Closing a cluster the fixture started stops every node.
+ * A real Redis Cluster of three masters, with or without a replica each, and all 16384 slots
+ * assigned: one the fixture started from local {@code redis-server} processes, or an external one
+ * named by {@code SLIPCASE_REDIS_CLUSTER_URL}. Closing a cluster the fixture started stops every node.
  */
 public interface RedisCluster extends AutoCloseable {
 
@@ -25,6 +25,22 @@ public interface RedisCluster extends AutoCloseable {
 	/** The {@code CLUSTER INFO} field of the first node, e.g. {@code cluster_slots_ok}. */
 	default String clusterInfo(String field) {
 		return InfoField.read((String) nodes().get(0).command("CLUSTER", "INFO"), field);
+	}
+
+	/**
+	 * Moves {@code slots} slots from one master to another with {@code redis-cli --cluster reshard},
+	 * keys included, and waits until every node agrees again.
+	 * @param from the node id of the master giving slots ({@code CLUSTER MYID})
+	 * @param to the node id of the master taking them
+	 * @throws UnsupportedOperationException for a cluster the fixture did not start
+	 */
+	default void reshard(String from, String to, int slots) {
+		throw new UnsupportedOperationException("Only a cluster the fixture started can be resharded");
+	}
+
+	/** Waits until every running node sees {@code cluster_state:ok} with all slots covered. */
+	default void awaitHealthy() {
+		throw new UnsupportedOperationException("Only a cluster the fixture started can be watched");
 	}
 
 	@Override

@@ -69,6 +69,14 @@ public interface RedisServer extends AutoCloseable {
 		}
 	}
 
+	/**
+	 * Kills the server's process with {@code SIGKILL}, as a crash would, and waits for it to exit.
+	 * @throws UnsupportedOperationException for a server the fixture did not start
+	 */
+	default void kill() {
+		throw new UnsupportedOperationException("Only a server the fixture started can be killed: " + description());
+	}
+
 	/** Stops the server if the fixture started it. */
 	@Override
 	void close();

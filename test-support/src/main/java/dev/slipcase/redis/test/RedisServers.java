@@ -111,6 +111,21 @@ public final class RedisServers {
 	}
 
 	/**
+	 * A three-master cluster with one replica per master, of the caller's own, for failover tests:
+	 * always local processes, which the test can reshard and kill; the caller closes it.
+	 * @throws IllegalStateException when no redis-server and redis-cli are on the PATH
+	 */
+	public static RedisCluster startClusterWithReplicas() {
+		Path server = RedisBinaries.server()
+			.orElseThrow(() -> new IllegalStateException("No redis-server on the PATH for a cluster with replicas. "
+					+ HOW_TO_GET_REDIS));
+		Path cli = RedisBinaries.cli(server)
+			.orElseThrow(() -> new IllegalStateException("No redis-cli next to " + server + " or on the PATH. "
+					+ HOW_TO_GET_REDIS));
+		return LocalRedisCluster.start(server, cli, 1);
+	}
+
+	/**
 	 * A three-master cluster of the caller's own, which the caller closes.
 	 * @throws IllegalStateException when no cluster can be had, saying how to get one
 	 */
