@@ -32,9 +32,9 @@ class ReadmeFiguresTests {
 				List.of(cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-json", 4),
 						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-protostuff", 4)));
 		SOURCES.put("stored size, ~1 KB record",
-				List.of(cell("Stored size per serializer", "ORDER", null, 1), cell("Stored size per serializer", "ORDER", null, 3),
-						cell("Stored size per serializer", "ORDER", null, 4)));
-		SOURCES.put("stored size, list of 50,000 records", List.of(cell("Stored size per serializer", "LIST_50K", null, 4)));
+				List.of(storedSize("ORDER", "slipcase-json"), storedSize("ORDER", "slipcase-protostuff"),
+						storedSize("ORDER", "slipcase-protostuff-zstd")));
+		SOURCES.put("stored size, list of 50,000 records", List.of(storedSize("LIST_50K", "slipcase-protostuff-zstd")));
 		SOURCES.put("SET+GET through the template, bytes allocated per op",
 				List.of(cell("TemplateBenchmark", "setThenGet payload=ORDER", "slipcase-json", 5),
 						cell("TemplateBenchmark", "setThenGet payload=DOCUMENT", "slipcase-json", 5)));
@@ -107,15 +107,20 @@ class ReadmeFiguresTests {
 	}
 
 	private static ReportCell cell(String section, String group, String candidate, int column) {
-		return new ReportCell(section, group, candidate, column);
+		return new ReportCell(section, group, candidate, column, null);
+	}
+
+	/** The stored-size ratio of {@code serializer} for {@code payload}: its column found by its heading. */
+	private static ReportCell storedSize(String payload, String serializer) {
+		return new ReportCell("Stored size per serializer", payload, null, -1, serializer);
 	}
 
 	/**
 	 * A ratio in the report: in the section whose heading starts with {@code section}, the table row
 	 * whose first cell is {@code group} (and second {@code candidate}, when given), the ratio in
-	 * cell {@code column} (0-based).
+	 * cell {@code column} (0-based), or in the column headed {@code heading} when one is given.
 	 */
-	private record ReportCell(String section, String group, String candidate, int column) {
+	private record ReportCell(String section, String group, String candidate, int column, String heading) {
 
 		String ratioIn(String report) {
 			int start = report.indexOf("\n## " + this.section);
@@ -123,16 +128,24 @@ class ReadmeFiguresTests {
 				fail("the report has no section '" + this.section + "'");
 			}
 			int end = report.indexOf("\n## ", start + 4);
+			int column = this.column;
 			for (String line : report.substring(start, (end > 0) ? end : report.length()).split("\n")) {
 				if (!line.startsWith("| ")) {
 					continue;
 				}
 				String[] cells = cells(line);
+				if (this.heading != null && column < 0) {
+					column = List.of(cells).indexOf(this.heading);
+					if (column < 0) {
+						fail("the report's section '" + this.section + "' has no column '" + this.heading + "'");
+					}
+					continue;
+				}
 				if (cells[0].equals(this.group)
 						&& (this.candidate == null || cells[1].replace("*", "").startsWith(this.candidate))) {
-					List<String> found = ratios(cells[this.column]);
+					List<String> found = ratios(cells[column]);
 					if (found.isEmpty()) {
-						fail("no ratio in cell " + this.column + " of '" + line + "'");
+						fail("no ratio in cell " + column + " of '" + line + "'");
 					}
 					return found.get(0);
 				}
