@@ -83,6 +83,12 @@ class BothPathsTests {
 				arguments("allowlisted polymorphic JSON", PolymorphicJsonFormat.of(allowlist), TestValues.session(4)),
 				arguments("Protostuff record", SelfDescribingFormat.of(ProtostuffFormat.of(Order.class)),
 						TestValues.order(5)),
+				arguments("Fory record", SelfDescribingFormat.of(ForyFormat.of(Order.class)), TestValues.order(9)),
+				arguments("Fory generic record", SelfDescribingFormat.of(ForyFormat.of(new TypeReference<Page<Session>>() {
+				})), new Page<>(List.of(TestValues.session(1), TestValues.session(2)), 3, null)),
+				arguments("Fory + Zstd", SelfDescribingFormat.builder(ForyFormat.of(Order.class))
+					.compression(Compressors.zstd(), 0)
+					.build(), TestValues.order(10)),
 				arguments("JSON + Zstd", SelfDescribingFormat.builder(JsonFormat.of(Order.class))
 					.compression(Compressors.zstd(), 0)
 					.build(), TestValues.order(6)),
