@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.lettuce.RedisFailures;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
@@ -62,11 +63,15 @@ final class BucketTransactions {
 	}
 
 	/**
-	 * Writes every value, or returns {@code false} when Redis refused a block without running it
-	 * (its slot moved, say): then nothing of that block was written, and the caller writes another way.
+	 * Writes the values, one block per bucket on a cluster (one block in all on a standalone server).
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
+	 * @return the positions of the values Redis refused to write because their block did not run
+	 * (its slot moved, say): nothing of such a block was written, and the caller writes those values
+	 * another way; empty when every block ran
+	 * @throws RedisSystemException when a block ran and Redis refused one of its commands
 	 */
-	boolean write(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode, long ttlMillis) {
+	List<Integer> write(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode,
+			long ttlMillis) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.by(locations, (location) -> "");
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
@@ -75,25 +80,30 @@ final class BucketTransactions {
 			results.add(this.lane.execute(this.redis.database(), group.get(0).bucket(), commands(group,
 					blocks.select(block, values), blocks.select(block, places), ttlMode, ttlMillis)));
 		}
-		try {
-			this.redis.awaitAll(results, "write " + locations.size() + " keys of namespace '" + this.namespace.name()
-					+ "'", null);
-		}
-		catch (RedisSystemException ex) {
-			if (ex.getCause() instanceof RedisCommandExecutionException) {
-				return false;
+		String action = "write " + locations.size() + " keys of namespace '" + this.namespace.name() + "'";
+		this.redis.awaitSettled(results, action, null);
+		List<Integer> refused = new ArrayList<>(0);
+		for (int block = 0; block < blocks.count(); block++) {
+			CompletableFuture<TransactionResult> result = results.get(block);
+			if (result.isCompletedExceptionally()) {
+				Throwable failure = RedisFailures.unwrap(result.handle((ok, ex) -> ex).join());
+				if (!(failure instanceof RedisCommandExecutionException)) {
+					// the connection failed or timed out: whether the block ran is unknown
+					throw RedisFailures.translate(failure, action);
+				}
+				for (int position : blocks.positions(block)) {
+					refused.add(position);
+				}
+				continue;
 			}
-			throw ex;
-		}
-		for (CompletableFuture<TransactionResult> result : results) {
 			for (Object reply : result.join()) {
-				if (reply instanceof Exception refused) {
+				if (reply instanceof Exception rejected) {
 					throw new RedisSystemException("Redis refused to write keys of namespace '" + this.namespace.name()
-							+ "': " + refused.getMessage(), refused);
+							+ "': " + rejected.getMessage(), rejected);
 				}
 			}
 		}
-		return true;
+		return refused;
 	}
 
 	private List<AsyncCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,

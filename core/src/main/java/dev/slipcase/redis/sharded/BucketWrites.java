@@ -73,12 +73,38 @@ final class BucketWrites {
 			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
 		}
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
-		if (canTransact(locations, nx, ttlMode, places)
-				&& this.transactions.write(locations, values, places, ttlMode, ttlMillis)) {
-			boolean[] all = new boolean[n];
-			Arrays.fill(all, true);
-			reportOverflowWrites(all, places);
-			return all;
+		if (canTransact(locations, nx, ttlMode, places)) {
+			List<Integer> refused = this.transactions.write(locations, values, places, ttlMode, ttlMillis);
+			boolean[] written = new boolean[n];
+			Arrays.fill(written, true);
+			refused.forEach((position) -> written[position] = false);
+			reportOverflowWrites(written, places);
+			if (!refused.isEmpty()) {
+				// blocks whose slot moved: their values go through the script, which the cluster
+				// connection redirects; the other blocks are written
+				List<Location> again = new ArrayList<>(refused.size());
+				List<byte[]> againValues = new ArrayList<>(refused.size());
+				refused.forEach((position) -> {
+					again.add(locations.get(position));
+					againValues.add(values.get(position));
+				});
+				boolean[] rewritten = writeWithScripts(again, againValues, nx, ttlMode, ttlMillis);
+				for (int i = 0; i < refused.size(); i++) {
+					written[refused.get(i)] = rewritten[i];
+				}
+			}
+			return written;
+		}
+		return writeWithScripts(locations, values, nx, ttlMode, ttlMillis);
+	}
+
+	/** Writes with one {@code SET} script call per bucket, pipelined; see {@link #write}. */
+	private boolean[] writeWithScripts(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode,
+			long ttlMillis) {
+		int n = locations.size();
+		List<Place> places = new ArrayList<>(n);
+		for (int i = 0; i < n; i++) {
+			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
 		}
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
