@@ -35,8 +35,8 @@ import org.springframework.data.redis.serializer.StringRedisSerializer;
  * Single get, set and increment, and 100-key multi-get and multi-set, through the sharded template
  * ({@code store=sharded}) side by side with plain {@code GET}, {@code SET}, {@code INCR},
  * {@code MGET} and {@code MSET} ({@code store=plain}) on Lettuce connections from the same client,
- * each against a fresh Redis of its own (7.0 or 8.0) holding 10,000 keys of 20-byte values and
- * 1,000 counters.
+ * each against a fresh Redis of its own (7.0 or 8.0) holding {@code keyCount} keys of 20-byte
+ * values (10,000; {@code -p keyCount=1000000} for the large case) and 1,000 counters.
  * <pre>java -jar benchmarks/target/benchmarks.jar ShardedTemplateBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
 @State(Scope.Thread)
@@ -47,7 +47,6 @@ import org.springframework.data.redis.serializer.StringRedisSerializer;
 @Measurement(iterations = 3, time = 1)
 public class ShardedTemplateBenchmark {
 
-	private static final int KEYS = 10_000;
 
 	private static final int BATCH = 100;
 
@@ -57,6 +56,10 @@ public class ShardedTemplateBenchmark {
 
 	@Param({ "plain", "sharded" })
 	public String store;
+
+	/** The keys each server holds: 10,000 in the suite; {@code -p keys=1000000} for the large case. */
+	@Param({ "10000" })
+	public int keyCount;
 
 	/** The server: Redis 7.0 from the PATH, or Redis 8.0. */
 	@Param({ "7.0", "8.0" })
@@ -90,9 +93,9 @@ public class ShardedTemplateBenchmark {
 				: new ShardedStore(ShardedTemplates.create(this.client));
 		SplittableRandom random = new SplittableRandom(7);
 		this.value = MemoryCase.randomText(random, 20);
-		this.keys = new String[KEYS];
+		this.keys = new String[this.keyCount];
 		Map<String, String> chunk = new LinkedHashMap<>();
-		for (int i = 0; i < KEYS; i++) {
+		for (int i = 0; i < this.keyCount; i++) {
 			this.keys[i] = "user:" + i;
 			chunk.put(this.keys[i], MemoryCase.randomText(random, 20));
 			if (chunk.size() == 1000) {
@@ -109,7 +112,7 @@ public class ShardedTemplateBenchmark {
 		for (int b = 0; b < BATCHES; b++) {
 			List<String> batch = new ArrayList<>(BATCH);
 			for (int i = 0; i < BATCH; i++) {
-				batch.add(this.keys[random.nextInt(KEYS)]);
+				batch.add(this.keys[random.nextInt(this.keyCount)]);
 			}
 			this.batches.add(batch);
 		}
@@ -124,7 +127,7 @@ public class ShardedTemplateBenchmark {
 	}
 
 	private int next() {
-		this.next = (this.next + 7919) % KEYS;
+		this.next = (this.next + 7919) % this.keyCount;
 		return this.next;
 	}
 
