@@ -75,6 +75,9 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 				.withClassLoader(ForyFormat.class.getClassLoader())
 				.build();
 			registered.forEach((registeredClass, name) -> fory.register(registeredClass, "slipcase", name));
+			// generate every registered class's serializer now, when the thread first uses the format,
+			// rather than in the middle of its first value of that class
+			fory.ensureSerializersCompiled();
 			return fory;
 		});
 	}
