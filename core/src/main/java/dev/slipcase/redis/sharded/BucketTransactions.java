@@ -73,7 +73,7 @@ final class BucketTransactions {
 	List<Integer> write(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode,
 			long ttlMillis) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
-				: KeyGroups.by(locations, (location) -> "");
+				: KeyGroups.all(locations.size());
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
 		for (int block = 0; block < blocks.count(); block++) {
 			List<Location> group = blocks.select(block, locations);

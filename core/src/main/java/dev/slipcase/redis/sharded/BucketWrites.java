@@ -84,28 +84,26 @@ final class BucketWrites {
 				// connection redirects; the other blocks are written
 				List<Location> again = new ArrayList<>(refused.size());
 				List<byte[]> againValues = new ArrayList<>(refused.size());
+				List<Place> againPlaces = new ArrayList<>(refused.size());
 				refused.forEach((position) -> {
 					again.add(locations.get(position));
 					againValues.add(values.get(position));
+					againPlaces.add(places.get(position));
 				});
-				boolean[] rewritten = writeWithScripts(again, againValues, nx, ttlMode, ttlMillis);
+				boolean[] rewritten = writeWithScripts(again, againValues, againPlaces, nx, ttlMode, ttlMillis);
 				for (int i = 0; i < refused.size(); i++) {
 					written[refused.get(i)] = rewritten[i];
 				}
 			}
 			return written;
 		}
-		return writeWithScripts(locations, values, nx, ttlMode, ttlMillis);
+		return writeWithScripts(locations, values, places, nx, ttlMode, ttlMillis);
 	}
 
 	/** Writes with one {@code SET} script call per bucket, pipelined; see {@link #write}. */
-	private boolean[] writeWithScripts(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode,
-			long ttlMillis) {
+	private boolean[] writeWithScripts(List<Location> locations, List<byte[]> values, List<Place> places, boolean nx,
+			TtlMode ttlMode, long ttlMillis) {
 		int n = locations.size();
-		List<Place> places = new ArrayList<>(n);
-		for (int i = 0; i < n; i++) {
-			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
-		}
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
