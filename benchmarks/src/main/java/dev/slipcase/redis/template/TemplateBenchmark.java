@@ -21,10 +21,10 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * SET then GET of one payload against a real local Redis (started for the trial), through each
- * candidate side by side: Slipcase's {@link ValueTemplate} (decoding on the event loop, and on the
- * caller's thread), Spring Data's {@code RedisTemplate}
- * with Slipcase's typed JSON serializer, with {@code GenericJacksonJsonRedisSerializer} and with
- * {@code JdkSerializationRedisSerializer},
+ * candidate side by side: Slipcase's {@link ValueTemplate} (JSON decoded where it is cheapest, the
+ * default; JSON decoded on the event loop only; Fory), Spring Data's {@code RedisTemplate}
+ * with Slipcase's typed JSON and Fory serializers, with {@code GenericJacksonJsonRedisSerializer} and
+ * with {@code JdkSerializationRedisSerializer},
  * and raw Lettuce {@code ByteArrayCodec} with Jackson. Every candidate shares one connection
  * between the benchmark threads; each thread uses its own key. Run with {@code -t 1} and
  * {@code -t 8}, and {@code -prof gc} for bytes allocated per operation:
@@ -44,8 +44,8 @@ public class TemplateBenchmark {
 		@Param({ "ORDER", "DOCUMENT" })
 		public Payload payload;
 
-		@Param({ "slipcase-json", "slipcase-json-caller-decode", "spring-slipcase-json", "spring-generic-json",
-				"spring-jdk", "lettuce-bytes-jackson" })
+		@Param({ "slipcase-json", "slipcase-json-event-loop-decode", "slipcase-fory", "spring-slipcase-json",
+				"spring-slipcase-fory", "spring-generic-json", "spring-jdk", "lettuce-bytes-jackson" })
 		public String candidate;
 
 		RedisFixture redis;

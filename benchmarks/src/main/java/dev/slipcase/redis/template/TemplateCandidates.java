@@ -3,7 +3,9 @@ package dev.slipcase.redis.template;
 import java.util.List;
 
 import dev.slipcase.redis.benchmark.Payload;
+import dev.slipcase.redis.serializer.ForyFormat;
 import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -20,14 +22,15 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * The ways a user could SET and GET a value, by the name used in {@code @Param}: Slipcase's
- * {@link ValueTemplate}, Spring Data's {@code RedisTemplate} as configured in practice (and with
+ * {@link ValueTemplate} (JSON with its default adaptive decoding, JSON decoded on the event loop
+ * only, Fory), Spring Data's {@code RedisTemplate} as configured in practice (and with
  * Slipcase's typed JSON serializer, for a user who only swaps the serializer), and raw
  * Lettuce with Jackson. Each talks to the same local Redis over one shared connection.
  */
 final class TemplateCandidates {
 
-	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-caller-decode", "spring-slipcase-json",
-			"spring-generic-json", "spring-jdk", "lettuce-bytes-jackson");
+	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-event-loop-decode", "slipcase-fory",
+			"spring-slipcase-json", "spring-slipcase-fory", "spring-generic-json", "spring-jdk", "lettuce-bytes-jackson");
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
 
@@ -40,6 +43,12 @@ final class TemplateCandidates {
 		return (ValueFormat<Object>) (ValueFormat<?>) JsonFormat.of(payload.type());
 	}
 
+	/** Slipcase's Fory format for the payload behind its header, as {@code SlipcaseSerializers.fory} writes it. */
+	@SuppressWarnings("unchecked")
+	static ValueFormat<Object> slipcaseFory(Payload payload) {
+		return (ValueFormat<Object>) (ValueFormat<?>) SelfDescribingFormat.of(ForyFormat.of(payload.type()));
+	}
+
 	static JavaType type(Payload payload) {
 		return MAPPER.getTypeFactory().constructType(payload.type());
 	}
@@ -48,8 +57,13 @@ final class TemplateCandidates {
 		return switch (name) {
 			case "slipcase-json" -> new SlipcaseCandidate(
 					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)));
-			case "slipcase-json-caller-decode" -> new SlipcaseCandidate(
-					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)).withCallerThreadDecoding());
+			case "slipcase-json-event-loop-decode" -> new SlipcaseCandidate(
+					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload))
+						.withCallerThreadDecodingFrom(Integer.MAX_VALUE));
+			case "slipcase-fory" -> new SlipcaseCandidate(
+					ValueTemplate.create(redis.client(), redis.uri(), slipcaseFory(payload)));
+			case "spring-slipcase-fory" -> new SpringCandidate(redis.connectionFactory(0),
+					SlipcaseSerializers.fory(payload.type()));
 			case "spring-slipcase-json" -> new SpringCandidate(redis.connectionFactory(0),
 					SlipcaseSerializers.json(payload.type()));
 			case "spring-generic-json" -> new SpringCandidate(redis.connectionFactory(0), RedisSerializer.json());

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * the command fails or is cancelled instead, {@link #abandon()} (called by the command's
  * completion) releases it, also when the reply arrives after the cancellation.
  */
-final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable ValueLease> {
+final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable ValueLease> implements HeldReply {
 
 	private static final Object ABANDONED = new Object();
 
@@ -68,8 +68,8 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 		return null;
 	}
 
-	/** Releases whatever this output holds or will receive: the caller never gets it. */
-	void abandon() {
+	@Override
+	public void abandon() {
 		Object previous = STATE.getAndSet(this, ABANDONED);
 		if (previous instanceof ByteBuf bytes) {
 			bytes.release();

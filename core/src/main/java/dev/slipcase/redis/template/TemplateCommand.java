@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A command of the template that owns its pooled buffers: the {@link EncodedValue}s it sends are
- * released, and a {@link LeaseOutput}'s buffer is released unless it reached the caller, whichever
+ * released, and a {@link HeldReply}'s copy of the reply is released unless it reached the caller, whichever
  * way the command ends (a reply, a failure, a cancellation, or a caller completing the future
  * itself). Lettuce never writes a command that is done, so nothing it may still encode is freed
  * (see {@link EncodedValue} for the cancel-while-encoding race).
@@ -21,7 +21,7 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	private final @Nullable Object owned;
 
-	private final @Nullable LeaseOutput lease;
+	private final @Nullable HeldReply held;
 
 	/**
 	 * @param owned an {@link EncodedValue}, a {@code List} of them, or {@code null}; reference
@@ -31,7 +31,7 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 			CommandArgs<String, EncodedValue> args, @Nullable Object owned) {
 		super(new Command<>(type, output, args));
 		this.owned = owned;
-		this.lease = (output instanceof LeaseOutput leaseOutput) ? leaseOutput : null;
+		this.held = (output instanceof HeldReply heldReply) ? heldReply : null;
 	}
 
 	@Override
@@ -73,8 +73,8 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 				((EncodedValue) value).release();
 			}
 		}
-		if (this.lease != null && (isCompletedExceptionally() || getNow(null) == null)) {
-			this.lease.abandon();
+		if (this.held != null && (isCompletedExceptionally() || getNow(null) == null)) {
+			this.held.abandon();
 		}
 	}
 

@@ -13,38 +13,53 @@ import io.netty.buffer.PooledByteBufAllocator;
  * @param format the format of values
  * @param allocator where values are encoded, and leases and caller-thread decoding copy replies to
  * @param chunkSize the chunk size of {@code upload} and {@code download}
- * @param callerThreadDecoding whether the sync reads decode on the caller's thread
+ * @param callerDecodeFrom the reply size from which sync reads decode on the caller's thread, in
+ * bytes: {@code 0} always, {@link Integer#MAX_VALUE} never
  * @param <V> the type of values
  */
 record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator allocator, int chunkSize,
-		boolean callerThreadDecoding) {
+		int callerDecodeFrom) {
 
 	/** The default chunk size of large-value transfers. */
 	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
 
+	/**
+	 * The default reply size from which sync reads decode on the caller's thread: parsing a value
+	 * this size takes tens of microseconds, far more than copying it, and would otherwise hold up
+	 * every other reply on the connection's one event loop.
+	 */
+	static final int DEFAULT_CALLER_DECODE_FROM = 16 * 1024;
+
+	TemplateSettings {
+		if (callerDecodeFrom < 0) {
+			throw new IllegalArgumentException("callerDecodeFrom must not be negative, was " + callerDecodeFrom);
+		}
+	}
+
 	/** {@code format} in {@code database}, with Netty's pooled allocator and the other defaults. */
 	static <V> TemplateSettings<V> of(int database, ValueFormat<V> format) {
-		return new TemplateSettings<>(database, format, PooledByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE, false);
+		return new TemplateSettings<>(database, format, PooledByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE,
+				DEFAULT_CALLER_DECODE_FROM);
 	}
 
 	TemplateSettings<V> withDatabase(int database) {
-		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerThreadDecoding);
+		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom);
 	}
 
 	<T> TemplateSettings<T> withFormat(ValueFormat<T> format) {
-		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerThreadDecoding);
+		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerDecodeFrom);
 	}
 
 	TemplateSettings<V> withAllocator(ByteBufAllocator allocator) {
-		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerThreadDecoding);
+		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerDecodeFrom);
 	}
 
 	TemplateSettings<V> withChunkSize(int chunkSize) {
-		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerThreadDecoding);
+		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerDecodeFrom);
 	}
 
-	TemplateSettings<V> withCallerThreadDecoding() {
-		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, true);
+	TemplateSettings<V> withCallerDecodeFrom(int callerDecodeFrom) {
+		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, callerDecodeFrom);
 	}
 
 }

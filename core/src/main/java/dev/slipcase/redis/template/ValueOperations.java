@@ -339,6 +339,24 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return submit(command(type, output, args));
 	}
 
+	/**
+	 * {@code type key [field]} ({@code GET}, {@code GETDEL} or {@code HGET}) for a caller that
+	 * blocks on the reply: a reply from {@code callerDecodeFrom} bytes is decoded by the caller in
+	 * {@link AdaptiveValueOutput#value()}, a smaller one on the event loop. The caller takes the
+	 * value or, when it stops waiting, {@linkplain AdaptiveValueOutput#abandon() abandons} it.
+	 */
+	CompletableFuture<AdaptiveValueOutput<V>> adaptive(CommandType type, String key, @Nullable String field,
+			int callerDecodeFrom) {
+		requireKey(key);
+		CommandArgs<String, EncodedValue> args = args().addKey(key);
+		if (field != null) {
+			requireField(field);
+			args.add(field);
+		}
+		return submit(command(type,
+				new AdaptiveValueOutput<>(this.format, key, field, this.allocator, callerDecodeFrom), args));
+	}
+
 	/** Like {@link #lease(String)} for {@code GETRANGE key start end}. */
 	CompletableFuture<@Nullable ValueLease> leaseRange(String key, long start, long end) {
 		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());

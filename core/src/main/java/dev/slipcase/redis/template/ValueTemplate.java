@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
-import dev.slipcase.redis.codec.FormatDecoding;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
@@ -166,13 +165,28 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/**
 	 * A view of this template whose sync {@link #get}, {@link #getAndDelete} and {@link #hget}
-	 * decode on the calling thread instead of the connection's event loop: the reply is copied
-	 * into a pooled buffer (no {@code byte[]}) and parsed by the caller. Worth it when many threads
-	 * read large values through one connection, whose single event loop would otherwise do all the
-	 * parsing; the default decodes in place on the event loop, with no copy at all.
+	 * decode every value on the calling thread: the reply is copied into a pooled buffer (no
+	 * {@code byte[]}) and parsed by the caller. Same as {@code withCallerThreadDecodingFrom(0)}.
 	 */
 	public ValueTemplate<V> withCallerThreadDecoding() {
-		return new ValueTemplate<>(this.channel, this.settings.withCallerThreadDecoding());
+		return withCallerThreadDecodingFrom(0);
+	}
+
+	/**
+	 * A view of this template whose sync {@link #get}, {@link #getAndDelete} and {@link #hget}
+	 * decode a value of at least {@code bytes} stored bytes on the calling thread, from a pooled
+	 * copy of the reply (no {@code byte[]}), and a smaller one in place on the connection's event
+	 * loop (no copy). The event loop is one thread per connection: left to parse large values for
+	 * every thread, it is the bottleneck. The default is
+	 * {@value TemplateSettings#DEFAULT_CALLER_DECODE_FROM} bytes; {@code 0} decodes every value on
+	 * the caller's thread, {@link Integer#MAX_VALUE} none. The async API always decodes on the
+	 * event loop.
+	 */
+	public ValueTemplate<V> withCallerThreadDecodingFrom(int bytes) {
+		if (bytes < 0) {
+			throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
+		}
+		return new ValueTemplate<>(this.channel, this.settings.withCallerDecodeFrom(bytes));
 	}
 
 	/** For tests: the same template with another large-value chunk size. */
@@ -205,10 +219,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
-		if (this.settings.callerThreadDecoding()) {
-			return decodeHere(await(this.async.lease(CommandType.GET, key, null), "get", key), key, null);
-		}
-		return await(this.async.get(key), "get", key);
+		return read(CommandType.GET, key, null, "get");
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
@@ -234,10 +245,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
-		if (this.settings.callerThreadDecoding()) {
-			return decodeHere(await(this.async.lease(CommandType.GETDEL, key, null), "get and delete", key), key, null);
-		}
-		return await(this.async.getAndDelete(key), "get and delete", key);
+		return read(CommandType.GETDEL, key, null, "get and delete");
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
@@ -282,11 +290,8 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
 	public @Nullable V hget(String key, String field) {
-		if (this.settings.callerThreadDecoding()) {
-			Assert.notNull(field, "field must not be null");
-			return decodeHere(await(this.async.lease(CommandType.HGET, key, field), "get a field of", key), key, field);
-		}
-		return await(this.async.hget(key, field), "get a field of", key);
+		Assert.notNull(field, "field must not be null");
+		return read(CommandType.HGET, key, field, "get a field of");
 	}
 
 	/** Sets {@code field} of the hash at {@code key}; whether the field is new. */
@@ -346,15 +351,24 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		this.channel.connections().close();
 	}
 
-	private @Nullable V decodeHere(@Nullable ValueLease lease, String key, @Nullable String field) {
-		if (lease == null) {
-			return null;
+	/**
+	 * {@code type key [field]}, the reply decoded on the event loop or, from the threshold, here.
+	 * When the wait fails (a time-out, an interrupt) after the reply arrived, its copy is released.
+	 */
+	private @Nullable V read(CommandType type, String key, @Nullable String field, String action) {
+		CompletableFuture<AdaptiveValueOutput<V>> reply = this.async.adaptive(type, key, field,
+				this.settings.callerDecodeFrom());
+		AdaptiveValueOutput<V> output;
+		try {
+			output = await(reply, action, key);
 		}
-		try (lease) {
-			ValueFormat<V> format = this.settings.format();
-			return (field != null) ? FormatDecoding.decodeField(format, lease.content(), key, field)
-					: FormatDecoding.decode(format, lease.content(), key);
+		catch (RuntimeException ex) {
+			if (reply.isDone() && !reply.isCompletedExceptionally()) {
+				reply.join().abandon();
+			}
+			throw ex;
 		}
+		return output.value();
 	}
 
 	private <T> T await(CompletableFuture<T> future, String action, @Nullable Object key) {

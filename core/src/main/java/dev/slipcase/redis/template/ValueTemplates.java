@@ -33,7 +33,7 @@ public final class ValueTemplates implements AutoCloseable {
 
 	private final FormatRouter router;
 
-	private final boolean callerThreadDecoding;
+	private final int callerThreadDecodingFrom;
 
 	private final ConcurrentMap<Class<?>, ValueTemplate<?>> byType = new ConcurrentHashMap<>();
 
@@ -47,7 +47,7 @@ public final class ValueTemplates implements AutoCloseable {
 		}
 		this.base = base;
 		this.router = (builder.router != null) ? builder.router : FormatRouter.builder().build();
-		this.callerThreadDecoding = builder.callerThreadDecoding;
+		this.callerThreadDecodingFrom = builder.callerThreadDecodingFrom;
 	}
 
 	/**
@@ -83,8 +83,7 @@ public final class ValueTemplates implements AutoCloseable {
 
 	/** A template for values in {@code format}. */
 	public <T> ValueTemplate<T> withFormat(ValueFormat<T> format) {
-		ValueTemplate<T> template = this.base.withFormat(format);
-		return this.callerThreadDecoding ? template.withCallerThreadDecoding() : template;
+		return this.base.withFormat(format).withCallerThreadDecodingFrom(this.callerThreadDecodingFrom);
 	}
 
 	/**
@@ -105,9 +104,12 @@ public final class ValueTemplates implements AutoCloseable {
 		return this.base.database();
 	}
 
-	/** Whether sync reads decode on the caller's thread ({@link ValueTemplate#withCallerThreadDecoding()}). */
-	public boolean isCallerThreadDecoding() {
-		return this.callerThreadDecoding;
+	/**
+	 * The stored size from which sync reads decode on the caller's thread, in bytes
+	 * ({@link ValueTemplate#withCallerThreadDecodingFrom(int)}).
+	 */
+	public int callerThreadDecodingFrom() {
+		return this.callerThreadDecodingFrom;
 	}
 
 	/** Closes the shared connections; the connection factory is left alone. */
@@ -127,7 +129,7 @@ public final class ValueTemplates implements AutoCloseable {
 
 		private @Nullable Integer database;
 
-		private boolean callerThreadDecoding;
+		private int callerThreadDecodingFrom = TemplateSettings.DEFAULT_CALLER_DECODE_FROM;
 
 		private Builder(LettuceConnectionFactory factory) {
 			Assert.notNull(factory, "factory must not be null");
@@ -157,9 +159,16 @@ public final class ValueTemplates implements AutoCloseable {
 			return this;
 		}
 
-		/** Whether sync reads decode on the caller's thread instead of the event loop. */
-		public Builder callerThreadDecoding(boolean callerThreadDecoding) {
-			this.callerThreadDecoding = callerThreadDecoding;
+		/**
+		 * The stored size from which sync reads decode on the caller's thread instead of the
+		 * event loop, in bytes ({@link ValueTemplate#withCallerThreadDecodingFrom(int)}); 16 KiB
+		 * if unset, {@code 0} for every value, {@link Integer#MAX_VALUE} for none.
+		 */
+		public Builder callerThreadDecodingFrom(int bytes) {
+			if (bytes < 0) {
+				throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
+			}
+			this.callerThreadDecodingFrom = bytes;
 			return this;
 		}
 

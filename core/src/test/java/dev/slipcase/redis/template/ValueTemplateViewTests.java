@@ -118,7 +118,8 @@ class ValueTemplateViewTests {
 			.isSameAs(applied.contains(View.FORMAT) ? Utf8TestFormat.INSTANCE : PickyFormat.INSTANCE);
 		assertThat(settings.allocator())
 			.isSameAs(applied.contains(View.ALLOCATOR) ? OTHER_ALLOCATOR : PooledByteBufAllocator.DEFAULT);
-		assertThat(settings.callerThreadDecoding()).isEqualTo(applied.contains(View.CALLER_THREAD_DECODING));
+		assertThat(settings.callerDecodeFrom()).isEqualTo(
+				applied.contains(View.CALLER_THREAD_DECODING) ? 0 : TemplateSettings.DEFAULT_CALLER_DECODE_FROM);
 		assertThat(settings.chunkSize())
 			.isEqualTo(applied.contains(View.CHUNK_SIZE) ? OTHER_CHUNK_SIZE : TemplateSettings.DEFAULT_CHUNK_SIZE);
 		assertThat(template.database()).isEqualTo(settings.database());

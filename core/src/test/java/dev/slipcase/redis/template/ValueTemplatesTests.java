@@ -61,7 +61,7 @@ class ValueTemplatesTests {
 	void databaseAndCallerThreadDecodingApplyToEveryView(RedisServer redis) {
 		redis.flushAll();
 		LettuceConnectionFactory factory = factory(redis);
-		try (ValueTemplates templates = ValueTemplates.builder(factory).database(4).callerThreadDecoding(true).build()) {
+		try (ValueTemplates templates = ValueTemplates.builder(factory).database(4).callerThreadDecodingFrom(0).build()) {
 			ValueTemplate<String> strings = templates.forType(String.class);
 			strings.set("k", "four");
 			assertThat(strings.database()).isEqualTo(4);

@@ -69,7 +69,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 			connectionFactory.start();
 		}
 		ValueTemplates.Builder builder = ValueTemplates.builder(connectionFactory)
-			.callerThreadDecoding(properties.isCallerThreadDecoding());
+			.callerThreadDecodingFrom(callerThreadDecodingFrom(properties));
 		if (properties.getDatabase() != null) {
 			try {
 				builder.database(properties.getDatabase());
@@ -159,6 +159,19 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 					: ConditionOutcome.noMatch("slipcase.redis.template.types is empty");
 		}
 
+	}
+
+	private static int callerThreadDecodingFrom(SlipcaseValueTemplateProperties properties) {
+		long bytes = properties.getCallerThreadDecodingFrom().toBytes();
+		if (bytes < 0) {
+			throw new SlipcaseConfigurationException("slipcase.redis.template.caller-thread-decoding-from",
+					"Size " + bytes + " bytes is negative",
+					"Set slipcase.redis.template.caller-thread-decoding-from to 0 or more (0 decodes every value on "
+							+ "the caller's thread).",
+					null);
+		}
+		// from 2 GB on no value is decoded on the caller's thread
+		return (int) Math.min(bytes, Integer.MAX_VALUE);
 	}
 
 }

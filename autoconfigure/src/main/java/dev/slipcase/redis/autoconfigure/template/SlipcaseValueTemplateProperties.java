@@ -6,6 +6,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the zero-copy value templates.
@@ -25,10 +26,11 @@ public class SlipcaseValueTemplateProperties {
 	private @Nullable Integer database;
 
 	/**
-	 * Whether sync reads decode on the calling thread (from a pooled copy of the reply) instead of
-	 * the connection's event loop. Worth it when many threads read large values.
+	 * Stored size from which sync reads decode on the calling thread (from a pooled copy of the
+	 * reply) instead of the connection's event loop, which would otherwise parse every large value
+	 * of every thread; 0 decodes every value on the caller's thread.
 	 */
-	private boolean callerThreadDecoding;
+	private DataSize callerThreadDecodingFrom = DataSize.ofKilobytes(16);
 
 	/**
 	 * Types the slipcaseValueTemplate bean may write and read, by the short type id stored with
@@ -53,12 +55,12 @@ public class SlipcaseValueTemplateProperties {
 		this.database = database;
 	}
 
-	public boolean isCallerThreadDecoding() {
-		return this.callerThreadDecoding;
+	public DataSize getCallerThreadDecodingFrom() {
+		return this.callerThreadDecodingFrom;
 	}
 
-	public void setCallerThreadDecoding(boolean callerThreadDecoding) {
-		this.callerThreadDecoding = callerThreadDecoding;
+	public void setCallerThreadDecodingFrom(DataSize callerThreadDecodingFrom) {
+		this.callerThreadDecodingFrom = callerThreadDecodingFrom;
 	}
 
 	public Map<String, Class<?>> getTypes() {

@@ -60,7 +60,7 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 			assertThat(context).doesNotHaveBean("slipcaseValueTemplate");
 			ValueTemplates templates = context.getBean(ValueTemplates.class);
 			assertThat(templates.database()).isZero();
-			assertThat(templates.isCallerThreadDecoding()).isFalse();
+			assertThat(templates.callerThreadDecodingFrom()).isEqualTo(16 * 1024);
 		});
 	}
 
@@ -152,11 +152,11 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 	@Test
 	void databaseAndCallerThreadDecodingComeFromProperties() {
 		this.runner
-			.withPropertyValues("slipcase.redis.template.database=3", "slipcase.redis.template.caller-thread-decoding=true")
+			.withPropertyValues("slipcase.redis.template.database=3", "slipcase.redis.template.caller-thread-decoding-from=2KB")
 			.run((context) -> {
 				ValueTemplates templates = context.getBean(ValueTemplates.class);
 				assertThat(templates.database()).isEqualTo(3);
-				assertThat(templates.isCallerThreadDecoding()).isTrue();
+				assertThat(templates.callerThreadDecodingFrom()).isEqualTo(2048);
 				templates.forType(String.class).set("in-three", "three");
 				assertThat(this.redis.command("EXISTS", "in-three")).isEqualTo(0L);
 				assertThat(templates.forType(String.class).get("in-three")).isEqualTo("three");
@@ -213,9 +213,17 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 	}
 
 	@Test
+	void aNegativeCallerThreadDecodingSizeFailsNamingTheProperty() {
+		this.runner.withPropertyValues("slipcase.redis.template.caller-thread-decoding-from=-1B")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("slipcase.redis.template.caller-thread-decoding-from"));
+	}
+
+	@Test
 	void aCustomizerBeanIsApplied() {
-		this.runner.withBean(ValueTemplateCustomizer.class, () -> (builder) -> builder.callerThreadDecoding(true))
-			.run((context) -> assertThat(context.getBean(ValueTemplates.class).isCallerThreadDecoding()).isTrue());
+		this.runner.withBean(ValueTemplateCustomizer.class, () -> (builder) -> builder.callerThreadDecodingFrom(0))
+			.run((context) -> assertThat(context.getBean(ValueTemplates.class).callerThreadDecodingFrom()).isZero());
 	}
 
 	@Test
