@@ -6,6 +6,7 @@ import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -53,11 +54,13 @@ public final class SlipcaseRedisAutoConfiguration {
 			ConfigurableListableBeanFactory beanFactory, ObjectProvider<CacheOperationSource> cacheOperationSources,
 			@Qualifier("slipcaseBufferAllocator") ByteBufAllocator allocator,
 			@Qualifier("slipcaseCompressors") CompressorLookup compressors,
-			ObjectProvider<SlipcaseSerializerFamilyCustomizer> customizers, ObjectProvider<SlipcaseObserver> observers) {
+			ObjectProvider<SlipcaseSerializerFamilyCustomizer> customizers, ObjectProvider<SlipcaseObserver> observers,
+			ObjectProvider<ObservationRegistry> observationRegistry) {
 		SlipcaseSerializerFamily.Builder builder = new SerializerFamilyFactory(properties, beanFactory).builder(allocator,
 				compressors, cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new));
 		// this context's observers (its meters), so that they count this context's values only
 		builder.observer(SlipcaseObservers.of(observers.orderedStream().toList()));
+		observationRegistry.ifUnique(builder::observationRegistry);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return SerializerFamilyFactory.build(builder);
 	}

@@ -11,6 +11,7 @@ import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -50,6 +51,8 @@ public final class FormatRouter {
 
 	private final SlipcaseObserver observer;
 
+	private final ObservationRegistry observations;
+
 	private FormatRouter(Builder builder) {
 		this.registrations = Map.copyOf(builder.registrations);
 		this.genericRegistrations = Map.copyOf(builder.genericRegistrations);
@@ -64,6 +67,7 @@ public final class FormatRouter {
 		this.allocator = builder.allocator;
 		this.mapper = builder.mapper;
 		this.observer = builder.observer;
+		this.observations = builder.observations;
 	}
 
 	/** A builder of a router. */
@@ -208,7 +212,8 @@ public final class FormatRouter {
 		builder.compressors(this.compressors)
 			.maxDecompressedSize(this.maxDecompressedSize)
 			.allocator(this.allocator)
-			.observer(this.observer);
+			.observer(this.observer)
+			.observationRegistry(this.observations);
 		if (choice.compression() != null) {
 			Compressor compressor = this.compressors.byName(choice.compression());
 			if (compressor == null) {
@@ -267,6 +272,8 @@ public final class FormatRouter {
 		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
 
 		private SlipcaseObserver observer = SlipcaseObservers.global();
+
+		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
 		private Builder() {
 		}
@@ -395,6 +402,16 @@ public final class FormatRouter {
 		public Builder observer(SlipcaseObserver observer) {
 			Assert.notNull(observer, "observer must not be null");
 			this.observer = observer;
+			return this;
+		}
+
+		/**
+		 * Where the formats this router makes observe each compression
+		 * ({@code slipcase.redis.compression}); none by default.
+		 */
+		public Builder observationRegistry(ObservationRegistry observations) {
+			Assert.notNull(observations, "observations must not be null");
+			this.observations = observations;
 			return this;
 		}
 

@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.metrics.SlipcaseObservationContext;
+import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import io.netty.buffer.ByteBuf;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
@@ -64,6 +67,8 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 
 	private final SlipcaseObserver observer;
 
+	private final ObservationRegistry observations;
+
 	@SuppressWarnings("unchecked")
 	private SelfDescribingFormat(Builder<T> builder) {
 		this.writeFormat = builder.writeFormat;
@@ -85,6 +90,27 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		this.allocator = builder.allocator;
 		this.name = this.writeFormat.name() + ((this.compressor != null) ? "+" + this.compressor.name() : "");
 		this.observer = builder.observer;
+		this.observations = builder.observations;
+	}
+
+	/**
+	 * Compresses {@code body} into {@code out} after the header written at {@code mark}; the
+	 * compressed length. Observed as {@code slipcase.redis.compression} when a registry is set.
+	 */
+	private int compress(Compressor compressor, ByteBuf body, ByteBuf out, int mark) {
+		if (this.observations.isNoop()) {
+			compressor.compress(body, out);
+			return out.writerIndex() - mark - FormatHeader.LENGTH;
+		}
+		return SlipcaseObservationDocumentation.COMPRESSION
+			.start(this.observations, "compress", SlipcaseObservationContext.NO_NAMESPACE, this.name)
+			.run((call) -> {
+				call.rawBytes(body.readableBytes());
+				compressor.compress(body, out);
+				int compressedLength = out.writerIndex() - mark - FormatHeader.LENGTH;
+				call.storedBytes(compressedLength);
+				return compressedLength;
+			});
 	}
 
 	/** A builder of a format that writes with {@code writeFormat} (and reads it). */
@@ -116,8 +142,7 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 			if (bodyLength >= this.minCompressSize) {
 				int mark = out.writerIndex();
 				FormatHeader.write(out, this.writeFormat.formatId(), compressor.id());
-				compressor.compress(body, out);
-				int compressedLength = out.writerIndex() - mark - FormatHeader.LENGTH;
+				int compressedLength = compress(compressor, body, out, mark);
 				this.observer.compressed(compressor.name(), bodyLength, compressedLength);
 				if (compressedLength < bodyLength) {
 					return;
@@ -271,6 +296,8 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 
 		private SlipcaseObserver observer = SlipcaseObservers.global();
 
+		private ObservationRegistry observations = ObservationRegistry.NOOP;
+
 		private Builder(TaggedFormat<T> writeFormat) {
 			this.writeFormat = writeFormat;
 			this.readFormats.add(writeFormat);
@@ -331,6 +358,16 @@ public final class SelfDescribingFormat<T> implements ValueFormat<T> {
 		public Builder<T> observer(SlipcaseObserver observer) {
 			Assert.notNull(observer, "observer must not be null");
 			this.observer = observer;
+			return this;
+		}
+
+		/**
+		 * Where each compression is observed ({@code slipcase.redis.compression}, tagged with the
+		 * format and compressor, raw and stored bytes as high-cardinality tags); none by default.
+		 */
+		public Builder<T> observationRegistry(ObservationRegistry observations) {
+			Assert.notNull(observations, "observations must not be null");
+			this.observations = observations;
 			return this;
 		}
 

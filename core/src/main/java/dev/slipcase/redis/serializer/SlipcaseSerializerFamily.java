@@ -14,6 +14,7 @@ import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import io.netty.buffer.ByteBufAllocator;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
@@ -56,6 +57,8 @@ public final class SlipcaseSerializerFamily {
 
 	private final SlipcaseObserver observer;
 
+	private final ObservationRegistry observations;
+
 	private final FormatRouter router;
 
 	private final SlipcaseRedisSerializer<Object> valueSerializer;
@@ -72,6 +75,7 @@ public final class SlipcaseSerializerFamily {
 		this.allocator = builder.allocator;
 		this.mapper = builder.mapper;
 		this.observer = builder.observer;
+		this.observations = builder.observations;
 		this.router = router(null, null);
 		this.valueSerializer = this.router.serializer(this.allowlist);
 	}
@@ -269,7 +273,8 @@ public final class SlipcaseSerializerFamily {
 			.maxDecompressedSize(this.maxDecompressedSize)
 			.allocator(this.allocator)
 			.mapper(this.mapper)
-			.observer(this.observer);
+			.observer(this.observer)
+			.observationRegistry(this.observations);
 		FormatRouter base = (format == null && compression == null) ? null : this.router;
 		for (Class<?> type : types) {
 			Choice choice = (base != null) ? base.choiceFor(type) : baseChoice(type);
@@ -330,6 +335,8 @@ public final class SlipcaseSerializerFamily {
 		private JsonMapper mapper = JsonMapper.builder().build();
 
 		private SlipcaseObserver observer = SlipcaseObservers.global();
+
+		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
 		private Builder() {
 		}
@@ -447,6 +454,16 @@ public final class SlipcaseSerializerFamily {
 		public Builder observer(SlipcaseObserver observer) {
 			Assert.notNull(observer, "observer must not be null");
 			this.observer = observer;
+			return this;
+		}
+
+		/**
+		 * Where the family's formats observe each compression ({@code slipcase.redis.compression});
+		 * none by default.
+		 */
+		public Builder observationRegistry(ObservationRegistry observations) {
+			Assert.notNull(observations, "observations must not be null");
+			this.observations = observations;
 			return this;
 		}
 

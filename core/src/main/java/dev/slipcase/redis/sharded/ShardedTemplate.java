@@ -5,11 +5,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 
+import dev.slipcase.redis.metrics.ObservedCall;
+import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -58,10 +63,33 @@ public final class ShardedTemplate<V> {
 
 	private final RedisSerializer<V> serializer;
 
+	private final ObservationRegistry observations;
+
+	private final String formatName;
+
 	ShardedTemplate(BucketStore store, RedisSerializer<V> serializer) {
+		this(store, serializer, ObservationRegistry.NOOP);
+	}
+
+	private ShardedTemplate(BucketStore store, RedisSerializer<V> serializer, ObservationRegistry observations) {
 		this.store = store;
 		this.scan = new BucketScan(store);
 		this.serializer = serializer;
+		this.observations = observations;
+		this.formatName = (serializer instanceof SlipcaseRedisSerializer<?> slipcase) ? slipcase.format().name()
+				: serializer.getClass().getSimpleName();
+	}
+
+	/**
+	 * This template with its calls observed in {@code registry}: one {@code slipcase.redis.sharded}
+	 * observation per get, set, setIfAbsent, delete, increment, multiGet and multiSet, tagged with
+	 * the call, the namespace, the format and the outcome, with the bytes written or read as a
+	 * high-cardinality tag. It is current while the call sends its commands, so Lettuce's command
+	 * observations nest under it. See {@link SlipcaseObservationDocumentation#SHARDED}.
+	 */
+	public ShardedTemplate<V> withObservationRegistry(ObservationRegistry registry) {
+		Assert.notNull(registry, "registry must not be null");
+		return new ShardedTemplate<>(this.store, this.serializer, registry);
 	}
 
 	/** The namespace this template serves. */
@@ -86,8 +114,14 @@ public final class ShardedTemplate<V> {
 	 * looking at the plain key of the same name). One {@code HGET} when the value is in its bucket.
 	 */
 	public @Nullable V get(String key) {
-		byte[] bytes = this.store.get(this.store.locate(key));
-		return (bytes != null) ? deserialize(bytes, key) : null;
+		return observed("get", (call) -> {
+			byte[] bytes = this.store.get(this.store.locate(key));
+			if (bytes == null) {
+				return null;
+			}
+			call.storedBytes(bytes.length);
+			return deserialize(bytes, key);
+		});
 	}
 
 	/** Stores {@code value} under {@code key}, removing any TTL the key had, like {@code SET}. */
@@ -114,13 +148,17 @@ public final class ShardedTemplate<V> {
 	 * read-through, an existing plain key of the same name counts as a value.
 	 */
 	public boolean setIfAbsent(String key, V value) {
-		Location location = this.store.locate(key);
-		return this.store.setIfAbsent(location, serialize(value, key));
+		return observed("setIfAbsent", (call) -> {
+			Location location = this.store.locate(key);
+			byte[] bytes = serialize(value, key);
+			call.storedBytes(bytes.length);
+			return this.store.setIfAbsent(location, bytes);
+		});
 	}
 
 	/** Removes {@code key} (and, with read-through, the plain key of the same name); returns whether it existed. */
 	public boolean delete(String key) {
-		return this.store.delete(key);
+		return observed("delete", (call) -> this.store.delete(key));
 	}
 
 	/** Whether {@code key} has a value. */
@@ -137,7 +175,7 @@ public final class ShardedTemplate<V> {
 	 * @throws RedisSystemException when the value is not a decimal integer
 	 */
 	public long incrBy(String key, long delta) {
-		return Long.parseLong(this.store.increment(key, Long.toString(delta), false));
+		return Long.parseLong(increment(key, Long.toString(delta), false));
 	}
 
 	/** Subtracts {@code delta}; see {@link #incrBy(String, long)}. */
@@ -153,7 +191,7 @@ public final class ShardedTemplate<V> {
 		if (!Double.isFinite(delta)) {
 			throw new IllegalArgumentException("delta must be finite, was " + delta);
 		}
-		return Double.parseDouble(this.store.increment(key, Double.toString(delta), true));
+		return Double.parseDouble(increment(key, Double.toString(delta), true));
 	}
 
 	/**
@@ -188,15 +226,20 @@ public final class ShardedTemplate<V> {
 	 */
 	public List<@Nullable V> multiGet(List<String> keys) {
 		Assert.notNull(keys, "keys must not be null");
-		List<Location> locations = new ArrayList<>(keys.size());
-		keys.forEach((key) -> locations.add(this.store.locate(key)));
-		List<byte @Nullable []> raw = this.store.getAll(locations);
-		List<@Nullable V> result = new ArrayList<>(keys.size());
-		for (int i = 0; i < keys.size(); i++) {
-			byte[] bytes = raw.get(i);
-			result.add((bytes != null) ? deserialize(bytes, keys.get(i)) : null);
-		}
-		return result;
+		return observed("multiGet", (call) -> {
+			List<Location> locations = new ArrayList<>(keys.size());
+			keys.forEach((key) -> locations.add(this.store.locate(key)));
+			List<byte @Nullable []> raw = this.store.getAll(locations);
+			List<@Nullable V> result = new ArrayList<>(keys.size());
+			for (int i = 0; i < keys.size(); i++) {
+				byte[] bytes = raw.get(i);
+				if (bytes != null) {
+					call.storedBytes(bytes.length);
+				}
+				result.add((bytes != null) ? deserialize(bytes, keys.get(i)) : null);
+			}
+			return result;
+		});
 	}
 
 	/**
@@ -207,13 +250,18 @@ public final class ShardedTemplate<V> {
 	 */
 	public void multiSet(Map<String, ? extends V> values) {
 		Assert.notNull(values, "values must not be null");
-		List<Location> locations = new ArrayList<>(values.size());
-		List<byte[]> serialized = new ArrayList<>(values.size());
-		values.forEach((key, value) -> {
-			locations.add(this.store.locate(key));
-			serialized.add(serialize(value, key));
+		observed("multiSet", (call) -> {
+			List<Location> locations = new ArrayList<>(values.size());
+			List<byte[]> serialized = new ArrayList<>(values.size());
+			values.forEach((key, value) -> {
+				locations.add(this.store.locate(key));
+				byte[] bytes = serialize(value, key);
+				call.storedBytes(bytes.length);
+				serialized.add(bytes);
+			});
+			this.store.write(locations, serialized, false, TtlMode.CLEAR, null);
+			return null;
 		});
-		this.store.write(locations, serialized, false, TtlMode.CLEAR, null);
 	}
 
 	/**
@@ -249,8 +297,26 @@ public final class ShardedTemplate<V> {
 	// ---------------------------------------------------------------- helpers
 
 	private void write(String key, V value, TtlMode ttlMode, @Nullable Duration ttl) {
-		Location location = this.store.locate(key);
-		this.store.write(List.of(location), List.of(serialize(value, key)), false, ttlMode, ttl);
+		observed("set", (call) -> {
+			Location location = this.store.locate(key);
+			byte[] bytes = serialize(value, key);
+			call.storedBytes(bytes.length);
+			this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl);
+				return null;
+		});
+	}
+
+	private String increment(String key, String delta, boolean floating) {
+		return observed("increment", (call) -> {
+			return this.store.increment(key, delta, floating);
+		});
+	}
+
+	/** Runs {@code call} as one observed call: the observation current while it runs, stopped after. */
+	private <R> R observed(String operation, Function<ObservedCall, R> call) {
+		return SlipcaseObservationDocumentation.SHARDED
+			.start(this.observations, operation, namespace().name(), this.formatName)
+			.run(call);
 	}
 
 	private static Duration checkTtl(Duration ttl) {
@@ -269,16 +335,16 @@ public final class ShardedTemplate<V> {
 		if (value == null) {
 			throw new IllegalArgumentException("value of " + key + " must not be null");
 		}
-		String where = "namespace '" + namespace().name() + "'";
 		byte[] bytes;
 		try {
 			bytes = this.serializer.serialize(value);
 		}
 		catch (SerializationException ex) {
-			throw KeyedSerializationException.of(key, new SerializationException(where + ": " + ex.getMessage(), ex));
+			throw KeyedSerializationException.of(key,
+					new SerializationException(where() + ": " + ex.getMessage(), ex));
 		}
 		catch (RuntimeException ex) {
-			throw KeyedSerializationException.of(key, new SerializationException(where + ": cannot write a "
+			throw KeyedSerializationException.of(key, new SerializationException(where() + ": cannot write a "
 					+ value.getClass().getName() + " with " + this.serializer + ": " + ex, ex));
 		}
 		if (bytes == null) {
@@ -287,24 +353,33 @@ public final class ShardedTemplate<V> {
 		return bytes;
 	}
 
+	/** Where a failure happened, for its message: built only when something failed. */
+	private String where() {
+		return "namespace '" + namespace().name() + "'";
+	}
+
+	private String cannotRead(byte[] bytes) {
+		return where() + ": cannot read " + bytes.length + " bytes";
+	}
+
 	/**
 	 * The value of {@code key} from its bytes.
 	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
 	 */
 	private V deserialize(byte[] bytes, String key) {
-		String where = "namespace '" + namespace().name() + "': cannot read " + bytes.length + " bytes";
 		V value;
 		try {
 			value = this.serializer.deserialize(bytes);
 		}
 		catch (SerializationException ex) {
-			throw KeyedSerializationException.of(key, new SerializationException(where + ": " + ex.getMessage(), ex));
+			throw KeyedSerializationException.of(key,
+					new SerializationException(cannotRead(bytes) + ": " + ex.getMessage(), ex));
 		}
 		catch (RuntimeException ex) {
-			throw KeyedSerializationException.of(key, new SerializationException(where + ": " + ex, ex));
+			throw KeyedSerializationException.of(key, new SerializationException(cannotRead(bytes) + ": " + ex, ex));
 		}
 		if (value == null) {
-			throw KeyedSerializationException.of(key, where + ": the serializer returned null");
+			throw KeyedSerializationException.of(key, cannotRead(bytes) + ": the serializer returned null");
 		}
 		return value;
 	}

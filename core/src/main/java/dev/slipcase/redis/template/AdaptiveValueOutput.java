@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * reply arrives after that.
  */
 final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, AdaptiveValueOutput<V>>
-		implements HeldReply {
+		implements HeldReply, CountsBytesRead {
 
 	private static final Object TAKEN = new Object();
 
@@ -41,6 +41,8 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 	private final ByteBufAllocator allocator;
 
 	private final int callerDecodeFrom;
+
+	private int bytesRead;
 
 	/** The reply decoded on the event loop; published to the caller by the command's completion. */
 	private @Nullable V decoded;
@@ -69,6 +71,7 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 		if (bytes == null) {
 			return;
 		}
+		this.bytesRead = bytes.remaining();
 		if (bytes.remaining() < this.callerDecodeFrom) {
 			this.decoded = DecodedValueOutput.decode(this.format, bytes, this.key, this.field);
 			return;
@@ -102,6 +105,11 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 		finally {
 			copied.release();
 		}
+	}
+
+	@Override
+	public long bytesRead() {
+		return this.bytesRead;
 	}
 
 	@Override

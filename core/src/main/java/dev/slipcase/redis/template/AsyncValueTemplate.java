@@ -4,7 +4,12 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
+import dev.slipcase.redis.metrics.ObservedCall;
+import dev.slipcase.redis.metrics.SlipcaseObservationContext;
+import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import io.lettuce.core.protocol.AsyncCommand;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * The {@code CompletableFuture} form of a {@link ValueTemplate}: every operation is written to the
@@ -20,9 +25,12 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 
 	private final CommandChannel<String, EncodedValue> channel;
 
+	private final ObservationRegistry observations;
+
 	AsyncValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
 		super(settings.format(), settings.allocator(), channel.isCluster());
 		this.channel = channel;
+		this.observations = settings.observations();
 	}
 
 	/**
@@ -45,7 +53,30 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 
 	@Override
 	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
-		return this.channel.send(command);
+		if (this.observations.isNoop()) {
+			return this.channel.send(command);
+		}
+		ObservedCall call = SlipcaseObservationDocumentation.COMMAND.start(this.observations,
+				command.getType().toString(), SlipcaseObservationContext.NO_NAMESPACE, this.format.name());
+		if (command instanceof TemplateCommand<?> owning) {
+			call.storedBytes(owning.ownedBytes());
+		}
+		CompletableFuture<T> sent;
+		// current while Lettuce dispatches: its own command observation nests under this one
+		try (Observation.Scope scope = call.openScope()) {
+			sent = this.channel.send(command);
+		}
+		catch (RuntimeException ex) {
+			call.stop(ex);
+			throw ex;
+		}
+		sent.whenComplete((result, failure) -> {
+			if (command.getOutput() instanceof CountsBytesRead read) {
+				call.storedBytes(read.bytesRead());
+			}
+			call.stop(failure);
+		});
+		return sent;
 	}
 
 }

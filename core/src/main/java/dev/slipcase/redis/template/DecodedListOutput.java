@@ -15,13 +15,16 @@ import org.jspecify.annotations.Nullable;
  * straight from Lettuce's receive buffer, in reply order, {@code null} for missing entries. A
  * decode failure names the key (and the field of a hash).
  */
-final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, List<@Nullable V>> {
+final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, List<@Nullable V>>
+		implements CountsBytesRead {
 
 	private final ValueFormat<V> format;
 
 	private final @Nullable String hash;
 
 	private final List<String> names;
+
+	private long bytesRead;
 
 	/**
 	 * @param hash the key of the hash whose fields are read ({@code HMGET}), or {@code null} when
@@ -42,15 +45,22 @@ final class DecodedListOutput<V> extends CommandOutput<String, EncodedValue, Lis
 	@Override
 	public void multi(int count) {
 		this.output.clear();
+		this.bytesRead = 0;
 	}
 
 	@Override
 	public void set(@Nullable ByteBuffer bytes) {
 		int index = this.output.size();
+		this.bytesRead += (bytes != null) ? bytes.remaining() : 0;
 		String name = (index < this.names.size()) ? this.names.get(index) : "#" + index;
 		this.output.add((bytes == null) ? null
 				: (this.hash != null) ? DecodedValueOutput.decode(this.format, bytes, this.hash, name)
 						: DecodedValueOutput.decode(this.format, bytes, name, null));
+	}
+
+	@Override
+	public long bytesRead() {
+		return this.bytesRead;
 	}
 
 }

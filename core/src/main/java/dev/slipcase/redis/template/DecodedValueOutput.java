@@ -15,13 +15,15 @@ import org.jspecify.annotations.Nullable;
  * the key (and the field of a hash), is thrown to Lettuce, which completes only this command
  * exceptionally.
  */
-final class DecodedValueOutput<V> extends CommandOutput<String, EncodedValue, @Nullable V> {
+final class DecodedValueOutput<V> extends CommandOutput<String, EncodedValue, @Nullable V> implements CountsBytesRead {
 
 	private final ValueFormat<V> format;
 
 	private final String key;
 
 	private final @Nullable String field;
+
+	private int bytesRead;
 
 	/**
 	 * @param key the key read
@@ -36,7 +38,13 @@ final class DecodedValueOutput<V> extends CommandOutput<String, EncodedValue, @N
 
 	@Override
 	public void set(@Nullable ByteBuffer bytes) {
+		this.bytesRead = (bytes != null) ? bytes.remaining() : 0;
 		this.output = (bytes != null) ? decode(this.format, bytes, this.key, this.field) : null;
+	}
+
+	@Override
+	public long bytesRead() {
+		return this.bytesRead;
 	}
 
 	/** Decodes the value of {@code key}, or of {@code field} of the hash at {@code key}. */

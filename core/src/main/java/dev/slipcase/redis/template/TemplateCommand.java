@@ -34,6 +34,20 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 		this.held = (output instanceof HeldReply heldReply) ? heldReply : null;
 	}
 
+	/** The bytes of the values this command sends, {@code 0} when none. */
+	long ownedBytes() {
+		if (this.owned instanceof EncodedValue value) {
+			return value.size();
+		}
+		long bytes = 0;
+		if (this.owned instanceof List<?> values) {
+			for (Object value : values) {
+				bytes += ((EncodedValue) value).size();
+			}
+		}
+		return bytes;
+	}
+
 	@Override
 	public boolean complete(T value) {
 		boolean completed = super.complete(value);

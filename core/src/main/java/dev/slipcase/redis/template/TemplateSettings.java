@@ -1,6 +1,7 @@
 package dev.slipcase.redis.template;
 
 import dev.slipcase.redis.serializer.ValueFormat;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
 
@@ -15,10 +16,11 @@ import io.netty.buffer.PooledByteBufAllocator;
  * @param chunkSize the chunk size of {@code upload} and {@code download}
  * @param callerDecodeFrom the reply size from which sync reads decode on the caller's thread, in
  * bytes: {@code 0} always, {@link Integer#MAX_VALUE} never
+ * @param observations where each command is observed; {@link ObservationRegistry#NOOP} for none
  * @param <V> the type of values
  */
 record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator allocator, int chunkSize,
-		int callerDecodeFrom) {
+		int callerDecodeFrom, ObservationRegistry observations) {
 
 	/** The default chunk size of large-value transfers. */
 	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
@@ -39,27 +41,37 @@ record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator
 	/** {@code format} in {@code database}, with Netty's pooled allocator and the other defaults. */
 	static <V> TemplateSettings<V> of(int database, ValueFormat<V> format) {
 		return new TemplateSettings<>(database, format, PooledByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE,
-				DEFAULT_CALLER_DECODE_FROM);
+				DEFAULT_CALLER_DECODE_FROM, ObservationRegistry.NOOP);
 	}
 
 	TemplateSettings<V> withDatabase(int database) {
-		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom);
+		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
+				this.observations);
 	}
 
 	<T> TemplateSettings<T> withFormat(ValueFormat<T> format) {
-		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerDecodeFrom);
+		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerDecodeFrom,
+				this.observations);
 	}
 
 	TemplateSettings<V> withAllocator(ByteBufAllocator allocator) {
-		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerDecodeFrom);
+		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerDecodeFrom,
+				this.observations);
 	}
 
 	TemplateSettings<V> withChunkSize(int chunkSize) {
-		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerDecodeFrom);
+		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerDecodeFrom,
+				this.observations);
+	}
+
+	TemplateSettings<V> withObservations(ObservationRegistry observations) {
+		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
+				observations);
 	}
 
 	TemplateSettings<V> withCallerDecodeFrom(int callerDecodeFrom) {
-		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, callerDecodeFrom);
+		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, callerDecodeFrom,
+				this.observations);
 	}
 
 }

@@ -16,12 +16,14 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
 import dev.slipcase.redis.lettuce.Connectors;
+import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.protocol.CommandType;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
@@ -187,6 +189,19 @@ public final class ValueTemplate<V> implements AutoCloseable {
 			throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
 		}
 		return new ValueTemplate<>(this.channel, this.settings.withCallerDecodeFrom(bytes));
+	}
+
+	/**
+	 * A view of this template whose commands are observed in {@code registry}: one
+	 * {@code slipcase.redis.command} observation per command (sync and async; not the commands of
+	 * a {@link ValueBatch}), tagged with the command, the format and the outcome, with the bytes
+	 * stored or read as a high-cardinality tag. It is current while the command is dispatched, so
+	 * that Lettuce's own command observation nests under it. See
+	 * {@link SlipcaseObservationDocumentation#COMMAND}.
+	 */
+	public ValueTemplate<V> withObservationRegistry(ObservationRegistry registry) {
+		Assert.notNull(registry, "registry must not be null");
+		return new ValueTemplate<>(this.channel, this.settings.withObservations(registry));
 	}
 
 	/** For tests: the same template with another large-value chunk size. */

@@ -7,6 +7,7 @@ import dev.slipcase.redis.serializer.BytesFormat;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.TypeAllowlist;
 import dev.slipcase.redis.serializer.ValueFormat;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
@@ -45,6 +46,7 @@ public final class ValueTemplates implements AutoCloseable {
 		if (builder.allocator != null) {
 			base = base.withAllocator(builder.allocator);
 		}
+		base = base.withObservationRegistry(builder.observations);
 		this.base = base;
 		this.router = (builder.router != null) ? builder.router : FormatRouter.builder().build();
 		this.callerThreadDecodingFrom = builder.callerThreadDecodingFrom;
@@ -131,6 +133,8 @@ public final class ValueTemplates implements AutoCloseable {
 
 		private int callerThreadDecodingFrom = TemplateSettings.DEFAULT_CALLER_DECODE_FROM;
 
+		private ObservationRegistry observations = ObservationRegistry.NOOP;
+
 		private Builder(LettuceConnectionFactory factory) {
 			Assert.notNull(factory, "factory must not be null");
 			this.factory = factory;
@@ -169,6 +173,16 @@ public final class ValueTemplates implements AutoCloseable {
 				throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
 			}
 			this.callerThreadDecodingFrom = bytes;
+			return this;
+		}
+
+		/**
+		 * Where every template's commands are observed
+		 * ({@link ValueTemplate#withObservationRegistry(ObservationRegistry)}); none if unset.
+		 */
+		public Builder observationRegistry(ObservationRegistry observations) {
+			Assert.notNull(observations, "observations must not be null");
+			this.observations = observations;
 			return this;
 		}
 

@@ -12,6 +12,7 @@ import dev.slipcase.redis.sharded.ShardedNamespace;
 import dev.slipcase.redis.sharded.ShardedTemplate;
 import dev.slipcase.redis.sharded.ShardedTemplates;
 import io.lettuce.core.RedisException;
+import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.BeanClassLoaderAware;
@@ -37,14 +38,18 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 
 	private final ObjectProvider<ShardedNamespaceCustomizer> customizers;
 
+	private final ObservationRegistry observations;
+
 	private @Nullable ClassLoader classLoader;
 
 	ShardedNamespaceBeans(ObjectProvider<ShardedTemplates> templates, SlipcaseShardedProperties properties,
-			ObjectProvider<FormatRouter> formatRouter, ObjectProvider<ShardedNamespaceCustomizer> customizers) {
+			ObjectProvider<FormatRouter> formatRouter, ObjectProvider<ShardedNamespaceCustomizer> customizers,
+			ObservationRegistry observations) {
 		this.templates = templates;
 		this.properties = properties;
 		this.formatRouter = formatRouter;
 		this.customizers = customizers;
+		this.observations = observations;
 	}
 
 	@Override
@@ -64,7 +69,7 @@ final class ShardedNamespaceBeans implements BeanClassLoaderAware {
 		RedisSerializer<?> serializer = serializer(name, declared);
 		String group = ShardedNamespaces.PREFIX + name;
 		try {
-			return this.templates.getObject().template(namespace, serializer);
+			return this.templates.getObject().template(namespace, serializer).withObservationRegistry(this.observations);
 		}
 		catch (ShardLayoutMismatchException ex) {
 			throw new SlipcaseConfigurationException(group, ex.getMessage(), "Configure the layout stored in Redis "

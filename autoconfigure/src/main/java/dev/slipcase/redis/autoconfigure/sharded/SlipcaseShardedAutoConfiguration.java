@@ -4,6 +4,7 @@ import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.sharded.ShardedTemplates;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
+import io.micrometer.observation.ObservationRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -70,8 +71,9 @@ public final class SlipcaseShardedAutoConfiguration {
 	@Bean(ShardedNamespaceRegistrar.FACTORY_BEAN)
 	ShardedNamespaceBeans slipcaseShardedNamespaceBeans(ObjectProvider<ShardedTemplates> shardedTemplates,
 			SlipcaseShardedProperties properties, ObjectProvider<FormatRouter> formatRouter,
-			ObjectProvider<ShardedNamespaceCustomizer> customizers) {
-		return new ShardedNamespaceBeans(shardedTemplates, properties, formatRouter, customizers);
+			ObjectProvider<ShardedNamespaceCustomizer> customizers, ObjectProvider<ObservationRegistry> observations) {
+		return new ShardedNamespaceBeans(shardedTemplates, properties, formatRouter, customizers,
+				observations.getIfUnique(() -> ObservationRegistry.NOOP));
 	}
 
 }

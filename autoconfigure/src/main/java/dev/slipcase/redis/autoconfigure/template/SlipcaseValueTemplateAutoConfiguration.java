@@ -9,6 +9,7 @@ import dev.slipcase.redis.serializer.TypeAllowlist;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
 import io.lettuce.core.RedisClient;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -63,7 +64,8 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 	ValueTemplates slipcaseValueTemplates(LettuceConnectionFactory connectionFactory,
 			SlipcaseValueTemplateProperties properties, ObjectProvider<FormatRouter> formatRouter,
 			ObjectProvider<SlipcaseSerializerFamily> family,
-			ObjectProvider<ByteBufAllocator> allocator, ObjectProvider<ValueTemplateCustomizer> customizers) {
+			ObjectProvider<ByteBufAllocator> allocator, ObjectProvider<ObservationRegistry> observationRegistry,
+			ObjectProvider<ValueTemplateCustomizer> customizers) {
 		if (!connectionFactory.isRunning()) {
 			// Spring Data starts the factory in afterPropertiesSet unless early start-up is off
 			connectionFactory.start();
@@ -91,6 +93,7 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 			builder.formatRouter(router);
 		}
 		allocator.ifUnique(builder::allocator);
+		observationRegistry.ifUnique(builder::observationRegistry);
 		customizers.orderedStream().forEach((customizer) -> customizer.customize(builder));
 		return builder.build();
 	}

@@ -17,6 +17,9 @@ import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import org.junit.jupiter.api.BeforeEach;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -63,6 +66,26 @@ class SlipcaseShardedAutoConfigurationTests {
 				assertThat(beans.getBeanDefinition("slipcaseShardedTemplates").isLazyInit()).isTrue();
 				assertThat(beans.containsSingleton("slipcaseShardedTemplates")).isFalse();
 				assertThat(context.getBeanNamesForType(ShardedTemplate.class)).isEmpty();
+			});
+	}
+
+	@Test
+	void withAnObservationRegistryANamespacesCallsAreObserved() {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		this.runner.withBean(ObservationRegistry.class, () -> observations)
+			.withPropertyValues("slipcase.redis.sharded.namespaces.page-views.key-prefix=views:",
+					"slipcase.redis.sharded.namespaces.page-views.value-type=java.lang.Long")
+			.run((context) -> {
+				@SuppressWarnings("unchecked")
+				ShardedTemplate<Long> views = context.getBean("pageViewsShardedTemplate", ShardedTemplate.class);
+				views.set("views:1", 5L);
+				TestObservationRegistryAssert.assertThat(observations)
+					.hasObservationWithNameEqualTo("slipcase.redis.sharded")
+					.that()
+					.hasLowCardinalityKeyValue("slipcase.operation", "set")
+					.hasLowCardinalityKeyValue("slipcase.namespace", "page-views")
+					.hasLowCardinalityKeyValue("slipcase.outcome", "success")
+					.hasBeenStopped();
 			});
 	}
 

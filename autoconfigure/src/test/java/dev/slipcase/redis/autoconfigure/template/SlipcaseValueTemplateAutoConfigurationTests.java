@@ -18,6 +18,9 @@ import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufUtil;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistryAssert;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -218,6 +221,29 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.hasMessageContaining("slipcase.redis.template.caller-thread-decoding-from"));
+	}
+
+	@Test
+	void withAnObservationRegistryTemplateCommandsAreObserved() {
+		TestObservationRegistry observations = TestObservationRegistry.create();
+		this.runner.withBean(ObservationRegistry.class, () -> observations).run((context) -> {
+			context.getBean(ValueTemplates.class).forType(String.class).set("observed", "yes");
+			TestObservationRegistryAssert.assertThat(observations)
+				.hasObservationWithNameEqualTo("slipcase.redis.command")
+				.that()
+				.hasLowCardinalityKeyValue("slipcase.operation", "SET")
+				.hasLowCardinalityKeyValue("slipcase.outcome", "success")
+				.hasBeenStopped();
+		});
+	}
+
+	@Test
+	void withoutAnObservationRegistryNothingIsObserved() {
+		this.runner.run((context) -> {
+			ValueTemplates templates = context.getBean(ValueTemplates.class);
+			assertThat(templates.forType(String.class)).extracting("settings.observations")
+				.isSameAs(ObservationRegistry.NOOP);
+		});
 	}
 
 	@Test
