@@ -55,6 +55,7 @@ public final class ObservedCall {
 	 * Runs {@code work} with this observation current on the calling thread, then stops it: as a
 	 * failure when {@code work} throws, which is rethrown.
 	 */
+	@SuppressWarnings("try")
 	public <R> R run(Function<ObservedCall, R> work) {
 		Throwable failure = null;
 		try (Observation.Scope scope = openScope()) {

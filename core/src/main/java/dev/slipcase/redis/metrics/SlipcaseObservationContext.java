@@ -8,7 +8,7 @@ import org.springframework.util.Assert;
  * What one observed Slipcase call did: the operation, the namespace and format it used, how it
  * ended and how many bytes it stored or read. Filled in by the call on the thread that runs it (the
  * byte counts possibly by a Lettuce event loop before the call completes) and read by the
- * {@link SlipcaseObservationConvention} when the observation stops.
+ * {@link DefaultSlipcaseObservationConvention} when the observation stops.
  */
 public final class SlipcaseObservationContext extends Observation.Context {
 

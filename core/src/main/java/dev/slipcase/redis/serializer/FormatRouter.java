@@ -100,7 +100,7 @@ public final class FormatRouter {
 	public SelfDescribingFormat<Object> format(Type type) {
 		Assert.notNull(type, "type must not be null");
 		JavaType javaType = this.mapper.constructType(type);
-		return format(javaType, (JsonFormat<Object>) JsonFormat.of(this.mapper, javaType), type);
+		return format(javaType, JsonFormat.of(this.mapper, javaType), type);
 	}
 
 	/** A serializer for values of {@code type}. */

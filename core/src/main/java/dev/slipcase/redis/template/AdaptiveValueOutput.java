@@ -29,6 +29,7 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 
 	private static final Object TAKEN = new Object();
 
+	@SuppressWarnings("rawtypes")
 	private static final AtomicReferenceFieldUpdater<AdaptiveValueOutput, Object> COPY = AtomicReferenceFieldUpdater
 		.newUpdater(AdaptiveValueOutput.class, Object.class, "copy");
 

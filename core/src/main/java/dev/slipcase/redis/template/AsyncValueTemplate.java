@@ -52,6 +52,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	}
 
 	@Override
+	@SuppressWarnings("try")
 	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
 		if (this.observations.isNoop()) {
 			return this.channel.send(command);

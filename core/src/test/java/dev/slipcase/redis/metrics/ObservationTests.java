@@ -71,6 +71,7 @@ class ObservationTests {
 	}
 
 	@Test
+	@SuppressWarnings("try")
 	void eachTemplateCommandIsObservedWithItsTagsAndLettucesCommandNestsUnderIt() {
 		try (ValueTemplate<Order> template = ValueTemplate.create(this.client, this.uri, JsonFormat.of(Order.class))
 			.withObservationRegistry(this.registry)) {

@@ -164,6 +164,7 @@ class SlipcaseObserversTests {
 	}
 
 	@Test
+	@SuppressWarnings("try")
 	void withSeveralObserversEveryMethodOfTheSpiReachesEachOfThem() throws Exception {
 		java.util.Map<String, java.util.concurrent.atomic.AtomicInteger> calls = new java.util.concurrent.ConcurrentHashMap<>();
 		SlipcaseObserver recording = (SlipcaseObserver) java.lang.reflect.Proxy.newProxyInstance(
