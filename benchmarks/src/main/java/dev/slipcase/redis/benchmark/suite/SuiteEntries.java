@@ -25,7 +25,10 @@ final class SuiteEntries {
 						Map.of("payload", List.of("ORDER", "DOCUMENT", "LIST_50"))),
 				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
 						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
-				entry(TemplateBenchmark.class, "candidate", "spring-generic-json", Map.of(), List.of(1, 8)),
+				entry(TemplateBenchmark.class, "candidate", "spring-generic-json",
+						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
+								"spring-slipcase-fory", "spring-generic-json", "lettuce-bytes-jackson")),
+						List.of(1, 8)),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
 				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
