@@ -2,6 +2,7 @@ package dev.slipcase.redis.metrics;
 
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import io.micrometer.observation.Observation;
@@ -21,6 +22,8 @@ public final class ObservedCall {
 	private final Observation observation;
 
 	private final @Nullable SlipcaseObservationContext context;
+
+	private final AtomicBoolean stopped = new AtomicBoolean();
 
 	ObservedCall(Observation observation, @Nullable SlipcaseObservationContext context) {
 		this.observation = observation;
@@ -70,9 +73,12 @@ public final class ObservedCall {
 		}
 	}
 
-	/** Stops the observation: a success when {@code failure} is {@code null}. */
+	/**
+	 * Stops the observation: a success when {@code failure} is {@code null}. Only the first call
+	 * counts, so that a command completed and then cancelled (or the reverse) is stopped once.
+	 */
 	public void stop(@Nullable Throwable failure) {
-		if (this.context == null) {
+		if (this.context == null || !this.stopped.compareAndSet(false, true)) {
 			return;
 		}
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()

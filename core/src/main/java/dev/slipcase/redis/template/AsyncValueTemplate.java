@@ -60,7 +60,10 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 		ObservedCall call = SlipcaseObservationDocumentation.COMMAND.start(this.observations,
 				command.getType().toString(), SlipcaseObservationContext.NO_NAMESPACE, this.format.name());
 		if (command instanceof TemplateCommand<?> owning) {
-			call.storedBytes(owning.ownedBytes());
+			owning.observeWith(call);
+		}
+		else {
+			command.whenComplete((result, failure) -> call.stop(failure));
 		}
 		CompletableFuture<T> sent;
 		// current while Lettuce dispatches: its own command observation nests under this one
@@ -71,12 +74,6 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 			call.stop(ex);
 			throw ex;
 		}
-		sent.whenComplete((result, failure) -> {
-			if (command.getOutput() instanceof CountsBytesRead read) {
-				call.storedBytes(read.bytesRead());
-			}
-			call.stop(failure);
-		});
 		return sent;
 	}
 

@@ -1,8 +1,10 @@
 package dev.slipcase.redis.template;
 
 import java.util.List;
+import java.util.concurrent.CancellationException;
 
 import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.metrics.ObservedCall;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
@@ -23,6 +25,9 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	private final @Nullable HeldReply held;
 
+	/** Set before the command is dispatched, which publishes it to the event loop. */
+	private @Nullable ObservedCall observation;
+
 	/**
 	 * @param owned an {@link EncodedValue}, a {@code List} of them, or {@code null}; reference
 	 * count ownership is transferred to this command
@@ -32,6 +37,15 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 		super(new Command<>(type, output, args));
 		this.owned = owned;
 		this.held = (output instanceof HeldReply heldReply) ? heldReply : null;
+	}
+
+	/**
+	 * Stops {@code call} when this command completes, fails or is cancelled, before a caller
+	 * waiting for it wakes up: a sync call's observation ends before the call returns.
+	 */
+	void observeWith(ObservedCall call) {
+		call.storedBytes(ownedBytes());
+		this.observation = call;
 	}
 
 	/** The bytes of the values this command sends, {@code 0} when none. */
@@ -50,6 +64,7 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	@Override
 	public boolean complete(T value) {
+		stopObservation(null);
 		boolean completed = super.complete(value);
 		releaseWhenDone();
 		return completed;
@@ -63,6 +78,7 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	@Override
 	public boolean completeExceptionally(Throwable ex) {
+		stopObservation(ex);
 		boolean completed = super.completeExceptionally(ex);
 		releaseWhenDone();
 		return completed;
@@ -70,9 +86,21 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	@Override
 	public boolean cancel(boolean mayInterruptIfRunning) {
+		stopObservation(new CancellationException());
 		boolean cancelled = super.cancel(mayInterruptIfRunning);
 		releaseWhenDone();
 		return cancelled;
+	}
+
+	private void stopObservation(@Nullable Throwable failure) {
+		ObservedCall call = this.observation;
+		if (call == null || isDone()) {
+			return;
+		}
+		if (failure == null && getOutput() instanceof CountsBytesRead read) {
+			call.storedBytes(read.bytesRead());
+		}
+		call.stop(failure);
 	}
 
 	private void releaseWhenDone() {

@@ -83,7 +83,10 @@ class ObservationTests {
 			Observation request = Observation.start("test.request", this.registry);
 			try (Observation.Scope scope = request.openScope()) {
 				template.set("order:1", new Order(1, "first"));
+				// a sync call's observation has ended when the call returns
+				assertThat(slipcase("SET").outcome()).isEqualTo(SlipcaseObservationContext.Outcome.SUCCESS);
 				assertThat(template.get("order:1")).isEqualTo(new Order(1, "first"));
+				assertThat(slipcase("GET").storedBytes()).isEqualTo(23);
 			}
 			request.stop();
 		}
