@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.benchmark.report.BenchmarkResult;
+import dev.slipcase.redis.benchmark.report.Measurement;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 
@@ -79,13 +81,49 @@ public final class ServerCeilingReport {
 				""");
 		for (Row row : rows) {
 			table.append(String.format(Locale.ROOT, "| %s | %d | %,.0f | %,.0f | %,.0f |%n",
-					(row.valueBytes() >= 1024 * 10) ? (row.valueBytes() / 1000) + " KB" : (row.valueBytes() / 1024) + " KB",
-					row.clients(), row.setPerSecond(), row.getPerSecond(), row.pairsPerSecond()));
+					size(row), row.clients(), row.setPerSecond(), row.getPerSecond(), row.pairsPerSecond()));
 		}
 		if (!rows.isEmpty()) {
 			table.append("\nCommand of the last case: `").append(rows.get(rows.size() - 1).command()).append("`\n");
 		}
 		return table.toString();
+	}
+
+	/**
+	 * The report's table with, for each case, the share of its SET+GET pair rate that each
+	 * {@code TemplateBenchmark.setThenGet} candidate reached with as many threads as the case has
+	 * clients, on the payload of about that size ({@code ORDER} for 1 KB, {@code DOCUMENT} for 70 KB).
+	 */
+	public static String markdown(List<Row> rows, List<BenchmarkResult> results) {
+		StringBuilder text = new StringBuilder(markdown(rows));
+		StringBuilder shares = new StringBuilder();
+		for (Row row : rows) {
+			String payload = (row.valueBytes() >= 10 * 1024) ? "DOCUMENT" : "ORDER";
+			for (BenchmarkResult result : results) {
+				if (result.className().equals("TemplateBenchmark") && result.threads() == row.clients()
+						&& payload.equals(result.params().get("payload"))) {
+					Measurement score = result.primary();
+					shares.append(String.format(Locale.ROOT, "| %s | %d | %s | %,.0f ± %,.0f | %.0f%% ± %.0f |%n",
+							size(row), row.clients(), result.params().get("candidate"), score.value(), score.error(),
+							100 * score.value() / row.pairsPerSecond(), 100 * score.error() / row.pairsPerSecond()));
+				}
+			}
+		}
+		if (!shares.isEmpty()) {
+			text.append("""
+
+					Each end-to-end candidate's SET+GET pairs per second as a share of the server's ceiling \
+					above (same value size, as many threads as `redis-benchmark` has clients, 99.9% error):
+
+					| value | threads | candidate | pairs/s | share of ceiling |
+					| --- | ---: | --- | ---: | ---: |
+					""").append(shares);
+		}
+		return text.toString();
+	}
+
+	private static String size(Row row) {
+		return (row.valueBytes() >= 10 * 1024) ? (row.valueBytes() / 1000) + " KB" : (row.valueBytes() / 1024) + " KB";
 	}
 
 	/**

@@ -102,7 +102,8 @@ public final class BenchmarkSuite {
 			.section("Sharded server time per call", ShardedServerTimeReport.markdown(
 					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
 			.section("Stored size per serializer", StoredSizeReport.markdown())
-			.section("Server ceiling", ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys())));
+			.section("Server ceiling", ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
+					JmhResults.read(results)));
 		return report.writeTo(this.output);
 	}
 
