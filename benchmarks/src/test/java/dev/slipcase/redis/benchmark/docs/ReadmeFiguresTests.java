@@ -38,6 +38,8 @@ class ReadmeFiguresTests {
 		SOURCES.put("SET+GET through the template, bytes allocated per op",
 				List.of(cell("TemplateBenchmark", "setThenGet payload=ORDER", "slipcase-json", 5),
 						cell("TemplateBenchmark", "setThenGet payload=DOCUMENT", "slipcase-json", 5)));
+		SOURCES.put("SET+GET of a ~70 KB document, 8 threads, speed",
+				List.of(cell("TemplateBenchmark", "setThenGet threads=8 payload=DOCUMENT", "slipcase-fory", 4)));
 		SOURCES.put("reading a 70 KB value, bytes allocated per op",
 				List.of(cell("LeaseBenchmark", "read", "slipcase-lease", 5)));
 		SOURCES.put("5,000 `INCR`s over 5 databases, speed",
