@@ -103,6 +103,11 @@ public class SlipcaseEndpoint {
 		return null;
 	}
 
+	/** The names of the sharded namespaces that {@link ShardedTemplate} beans serve, sorted. */
+	public List<String> namespaces() {
+		return shardedTemplates().values().stream().map((template) -> template.namespace().name()).sorted().toList();
+	}
+
 	private ShardedDescriptor describe(ShardedTemplate<?> template) {
 		BucketMemoryReport report = null;
 		String error = null;

@@ -35,6 +35,12 @@ public final class SlipcaseEndpointAutoConfiguration {
 			return new SlipcaseEndpoint(beans, environment, properties.getReportBuckets());
 		}
 
+		@Bean
+		@ConditionalOnMissingBean
+		SlipcaseEndpointWebExtension slipcaseEndpointWebExtension(SlipcaseEndpoint endpoint) {
+			return new SlipcaseEndpointWebExtension(endpoint);
+		}
+
 	}
 
 }

@@ -2,8 +2,10 @@ package dev.slipcase.redis.autoconfigure.endpoint;
 
 import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint.SlipcaseDescriptor;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -107,6 +109,18 @@ class SlipcaseEndpointAutoConfigurationTests {
 	@Test
 	void unknownNamespaceHasNoReport() {
 		this.exposed.run((context) -> assertThat(context.getBean(SlipcaseEndpoint.class).namespace("nope")).isNull());
+	}
+
+	@Test
+	void overHttpAnUnknownNamespaceIsA404ProblemNamingTheNamespaces() {
+		this.exposed.run((context) -> {
+			WebEndpointResponse<Object> response = context.getBean(SlipcaseEndpointWebExtension.class).namespace("nope");
+			assertThat(response.getStatus()).isEqualTo(404);
+			assertThat(response.getContentType()).hasToString("application/problem+json");
+			assertThat(response.getBody()).asInstanceOf(InstanceOfAssertFactories.MAP)
+				.containsEntry("status", 404)
+				.containsEntry("detail", "No sharded namespace 'nope'; this application declares none");
+		});
 	}
 
 	@Test

@@ -27,7 +27,8 @@ public class Catalogue {
 	@Cacheable("products")
 	public Product product(long id) {
 		return this.repository.findById(id)
-			.orElseThrow(() -> new ProductNotFoundException("No product " + id));
+			.orElseThrow(() -> new ProductNotFoundException(
+					"No product " + id + ": product ids run from 1 to " + this.repository.size()));
 	}
 
 	/**
@@ -38,7 +39,8 @@ public class Catalogue {
 	public CategoryListing category(String name) {
 		List<Product> products = this.repository.findByCategory(name);
 		if (products.isEmpty()) {
-			throw new ProductNotFoundException("No category " + name);
+			throw new ProductNotFoundException(
+					"No category '" + name + "': the categories are " + String.join(", ", ProductRepository.CATEGORIES));
 		}
 		return new CategoryListing(name, products, Instant.now());
 	}

@@ -2,13 +2,10 @@ package dev.slipcase.redis.sample.catalogue;
 
 import java.util.Map;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -45,12 +42,6 @@ class CatalogueController {
 		this.catalogue.product(id);
 		this.activity.setFlag(id, flag, on);
 		return this.activity.flags(id);
-	}
-
-	@ExceptionHandler(IllegalArgumentException.class)
-	@ResponseStatus(HttpStatus.BAD_REQUEST)
-	Map<String, String> badRequest(IllegalArgumentException ex) {
-		return Map.of("error", ex.getMessage());
 	}
 
 }

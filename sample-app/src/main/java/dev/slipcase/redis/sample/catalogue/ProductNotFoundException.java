@@ -1,13 +1,12 @@
 package dev.slipcase.redis.sample.catalogue;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ResponseStatus;
+import dev.slipcase.redis.sample.web.NotFoundException;
 
 /**
- * Thrown when the catalogue has no such product or category; answered with 404.
+ * Thrown when the catalogue has no such product or category; answered with a 404 problem whose
+ * detail names the valid ids or categories.
  */
-@ResponseStatus(HttpStatus.NOT_FOUND)
-public class ProductNotFoundException extends RuntimeException {
+public class ProductNotFoundException extends NotFoundException {
 
 	ProductNotFoundException(String message) {
 		super(message);

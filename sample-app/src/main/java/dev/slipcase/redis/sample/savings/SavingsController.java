@@ -1,15 +1,11 @@
 package dev.slipcase.redis.sample.savings;
 
-import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -36,12 +32,6 @@ class SavingsController {
 	@PostMapping("/memory-comparison")
 	MemoryComparison.Result compare(@RequestParam(required = false) @Nullable Integer keys) {
 		return this.comparison.compare(keys);
-	}
-
-	@ExceptionHandler(IllegalArgumentException.class)
-	@ResponseStatus(HttpStatus.BAD_REQUEST)
-	Map<String, String> badRequest(IllegalArgumentException ex) {
-		return Map.of("error", String.valueOf(ex.getMessage()));
 	}
 
 }
