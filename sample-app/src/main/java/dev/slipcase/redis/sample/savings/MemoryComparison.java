@@ -2,7 +2,9 @@ package dev.slipcase.redis.sample.savings;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
 
+import dev.slipcase.redis.sample.web.ConflictException;
 import dev.slipcase.redis.sharded.BucketMemoryReport;
 import dev.slipcase.redis.sharded.ShardedNamespace;
 import dev.slipcase.redis.sharded.ShardedTemplate;
@@ -15,9 +17,12 @@ import org.springframework.stereotype.Service;
 
 /**
  * Loads N counters (logical keys {@code demo:0} .. {@code demo:N-1}) as plain string keys, then
- * into the sharded namespace {@code memory-demo}, and measures each on the running Redis as the
- * growth of {@code INFO memory}'s {@code used_memory}. Both sets are deleted before and after,
- * so runs do not add up. One comparison at a time.
+ * into the sharded namespace {@code memory-demo}, and measures each as {@code MEMORY USAGE} summed
+ * over its own keys (the plain keys; the namespace's buckets and overflow keys): unlike the growth
+ * of {@code used_memory}, no other traffic, and no memory freed in the background by an earlier
+ * {@code UNLINK}, moves the figure, so the same request gives the same ratio. Both sets are deleted
+ * before and after. One comparison at a time: a second one while one runs is refused with
+ * {@link ConflictException}.
  */
 @Service
 public class MemoryComparison {
@@ -34,6 +39,10 @@ public class MemoryComparison {
 
 	private final MemoryComparisonProperties properties;
 
+	private final ReentrantLock running = new ReentrantLock();
+
+	private volatile @Nullable Result lastResult;
+
 	MemoryComparison(StringRedisTemplate redis, @Qualifier("memoryDemoShardedTemplate") ShardedTemplate<Long> sharded,
 			RedisMemory memory, MemoryComparisonProperties properties) {
 		this.redis = redis;
@@ -47,32 +56,53 @@ public class MemoryComparison {
 	 * @param keys how many keys, 1 to {@code sample.memory-comparison.max-keys}; {@code null} for the default
 	 * @throws IllegalArgumentException when {@code keys} is out of range
 	 */
-	public synchronized Result compare(@Nullable Integer keys) {
+	public Result compare(@Nullable Integer keys) {
 		int n = (keys != null) ? keys : this.properties.defaultKeys();
 		if (n < 1 || n > this.properties.maxKeys()) {
 			throw new IllegalArgumentException(
 					"keys must be between 1 and " + this.properties.maxKeys() + ", was " + n);
 		}
-		clear();
-		// warm up: the first sharded write loads its script into the server's Lua cache
-		this.sharded.set(PLAIN_PREFIX + n, 0L);
-		this.sharded.delete(PLAIN_PREFIX + n);
+		if (!this.running.tryLock()) {
+			throw new ConflictException("A memory comparison is running; send this one again when it has finished");
+		}
 		try {
-			long before = this.memory.usedMemory();
+			clear();
 			loadPlain(n);
-			long plain = this.memory.usedMemory() - before;
-			before = this.memory.usedMemory();
+			long plain = this.memory.memoryUsageOfMatching(PLAIN_PREFIX + "*");
+			this.memory.deleteMatching(PLAIN_PREFIX + "*");
 			loadSharded(n);
-			long sharded = this.memory.usedMemory() - before;
+			long sharded = bucketsMemoryUsage();
 			BucketMemoryReport buckets = this.sharded.memoryReport(Integer.MAX_VALUE);
-			return new Result(n, this.memory.version(), new Cost(plain, Savings.round((double) plain / n)),
-					new Cost(sharded, Savings.round((double) sharded / n)),
-					(sharded > 0) ? Savings.round((double) plain / sharded) : 0,
+			Result result = new Result(n, this.memory.version(), new Cost(plain, Savings.round((double) plain / n)),
+					new Cost(sharded, Savings.round((double) sharded / n)), Savings.round((double) plain / sharded),
 					buckets.sampledBuckets(), buckets.flippedBuckets());
+			this.lastResult = result;
+			return result;
 		}
 		finally {
-			clear();
+			try {
+				clear();
+			}
+			finally {
+				this.running.unlock();
+			}
 		}
+	}
+
+	/** The latest comparison's result, or {@code null} before the first. */
+	public @Nullable Result lastResult() {
+		return this.lastResult;
+	}
+
+	/** Whether a comparison is running now. */
+	public boolean isRunning() {
+		return this.running.isLocked();
+	}
+
+	private long bucketsMemoryUsage() {
+		ShardedNamespace namespace = this.sharded.namespace();
+		return this.memory.memoryUsageOfMatching(namespace.bucketPrefix() + "{" + namespace.alias() + ":n:*")
+				+ this.memory.memoryUsageOfMatching(namespace.bucketPrefix() + "{" + namespace.alias() + ":h:*");
 	}
 
 	private void loadPlain(int n) {
@@ -128,10 +158,10 @@ public class MemoryComparison {
 	/**
 	 * What a set of keys cost.
 	 *
-	 * @param usedMemory growth of {@code used_memory}, in bytes
-	 * @param bytesPerKey {@code usedMemory} divided by the number of keys
+	 * @param memoryUsage {@code MEMORY USAGE} of every key holding them, summed, in bytes
+	 * @param bytesPerKey {@code memoryUsage} divided by the number of logical keys
 	 */
-	public record Cost(long usedMemory, double bytesPerKey) {
+	public record Cost(long memoryUsage, double bytesPerKey) {
 
 	}
 

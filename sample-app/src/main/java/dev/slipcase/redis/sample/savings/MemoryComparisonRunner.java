@@ -42,12 +42,12 @@ class MemoryComparisonRunner implements ApplicationRunner {
 				: Integer.valueOf(values.get(0));
 		MemoryComparison.Result result = this.comparison.compare(keys);
 		this.out.println(String.format(Locale.ROOT,
-				"%nMemory comparison on Redis %s, %,d counters (used_memory growth):%n"
+				"%nMemory comparison on Redis %s, %,d counters (MEMORY USAGE summed over the keys):%n"
 						+ "  plain keys    %,12d bytes  %8.1f bytes/key%n"
 						+ "  sharded       %,12d bytes  %8.1f bytes/key  (%d buckets, %d flipped)%n"
 						+ "  plain / sharded  %.2fx%n",
-				result.redisVersion(), result.keys(), result.plain().usedMemory(), result.plain().bytesPerKey(),
-				result.sharded().usedMemory(), result.sharded().bytesPerKey(), result.buckets(),
+				result.redisVersion(), result.keys(), result.plain().memoryUsage(), result.plain().bytesPerKey(),
+				result.sharded().memoryUsage(), result.sharded().bytesPerKey(), result.buckets(),
 				result.flippedBuckets(), result.plainToSharded()));
 	}
 

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import org.jspecify.annotations.Nullable;
 
@@ -25,18 +24,14 @@ public class RedisMemory {
 	private static final byte[] MEMORY_USAGE = bytes(
 			"local usage = redis.call('MEMORY', 'USAGE', KEYS[1]) if usage then return usage end return 0");
 
+	private static final byte[] MEMORY_USAGE_SUM = bytes("local total = 0 for _, key in ipairs(KEYS) do "
+			+ "local usage = redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0') "
+			+ "if usage then total = total + usage end end return total");
+
 	private final RedisConnectionFactory connectionFactory;
 
 	RedisMemory(RedisConnectionFactory connectionFactory) {
 		this.connectionFactory = connectionFactory;
-	}
-
-	/** {@code used_memory} from {@code INFO memory}, in bytes. */
-	public long usedMemory() {
-		try (RedisConnection connection = this.connectionFactory.getConnection()) {
-			Properties info = connection.serverCommands().info("memory");
-			return Long.parseLong(info.getProperty("used_memory"));
-		}
 	}
 
 	/** The server's version, from {@code INFO server}. */
@@ -95,6 +90,36 @@ public class RedisMemory {
 			}
 		}
 		return (measured > 0) ? (double) bytes / measured : 0;
+	}
+
+	/**
+	 * {@code MEMORY USAGE key SAMPLES 0} (every element counted) of every key matching
+	 * {@code pattern}, summed: {@code SCAN}, then one script call per 1,000 keys.
+	 */
+	public long memoryUsageOfMatching(String pattern) {
+		long total = 0;
+		try (RedisConnection connection = this.connectionFactory.getConnection();
+				Cursor<byte[]> keys = connection.keyCommands().scan(ScanOptions.scanOptions().match(pattern).count(1000).build())) {
+			List<byte[]> batch = new ArrayList<>();
+			while (keys.hasNext()) {
+				batch.add(keys.next());
+				if (batch.size() == 1000) {
+					total += memoryUsageSum(connection, batch);
+				}
+			}
+			total += memoryUsageSum(connection, batch);
+		}
+		return total;
+	}
+
+	private static long memoryUsageSum(RedisConnection connection, List<byte[]> batch) {
+		if (batch.isEmpty()) {
+			return 0;
+		}
+		Long sum = connection.scriptingCommands().eval(MEMORY_USAGE_SUM, ReturnType.INTEGER, batch.size(),
+				batch.toArray(new byte[0][]));
+		batch.clear();
+		return (sum != null) ? sum : 0;
 	}
 
 	/** Deletes every key matching {@code pattern} ({@code SCAN}, then {@code UNLINK} in batches). */

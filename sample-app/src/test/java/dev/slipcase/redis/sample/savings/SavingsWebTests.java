@@ -3,6 +3,12 @@ package dev.slipcase.redis.sample.savings;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.sample.SampleWebTests;
 import dev.slipcase.redis.sample.document.Documents;
@@ -12,6 +18,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.DefaultApplicationArguments;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
  * {@code GET /savings}, {@code POST /memory-comparison} and the {@code --compare-memory}
@@ -73,8 +80,8 @@ class SavingsWebTests extends SampleWebTests {
 			.getResponseBody();
 		assertThat(result.keys()).isEqualTo(5000);
 		assertThat(result.redisVersion()).isEqualTo(redis().version());
-		assertThat(result.plain().usedMemory()).isPositive();
-		assertThat(result.sharded().usedMemory()).isPositive();
+		assertThat(result.plain().memoryUsage()).isPositive();
+		assertThat(result.sharded().memoryUsage()).isPositive();
 		assertThat(result.plain().bytesPerKey()).isGreaterThan(result.sharded().bytesPerKey());
 		assertThat(result.plainToSharded()).isGreaterThan(2.0);
 		assertThat(result.buckets()).isPositive();
@@ -85,6 +92,57 @@ class SavingsWebTests extends SampleWebTests {
 	}
 
 	@Test
+	void theSameComparisonGivesTheSameRatioWhateverElseRedisIsDoing() throws Exception {
+		List<Double> ratios = new ArrayList<>();
+		for (int run = 0; run < 3; run++) {
+			// other traffic between and during runs: keys written and unlinked in the background
+			redis().command("SET", "other:" + run, "x".repeat(100_000));
+			redis().command("UNLINK", "other:" + run);
+			ratios.add(compare(10_000).plainToSharded());
+		}
+		double first = ratios.get(0);
+		assertThat(ratios).allSatisfy((ratio) -> assertThat(ratio).isPositive().isCloseTo(first, withinPercentage(5)));
+	}
+
+	@Test
+	void aSecondComparisonWhileOneRunsIsAConflict() throws Exception {
+		ExecutorService background = Executors.newSingleThreadExecutor();
+		try {
+			Future<MemoryComparison.Result> running = background.submit(() -> this.comparison.compare(150_000));
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+			while (!this.comparison.isRunning() && !running.isDone() && System.nanoTime() < deadline) {
+				Thread.onSpinWait();
+			}
+			assertThat(this.comparison.isRunning()).as("the first comparison is running").isTrue();
+			this.client.post()
+				.uri("/memory-comparison?keys=10")
+				.exchange()
+				.expectStatus()
+				.isEqualTo(409)
+				.expectHeader()
+				.contentType("application/problem+json")
+				.expectBody()
+				.jsonPath("$.detail")
+				.isEqualTo("A memory comparison is running; send this one again when it has finished");
+			assertThat(running.get(60, TimeUnit.SECONDS).keys()).isEqualTo(150_000);
+		}
+		finally {
+			background.shutdownNow();
+		}
+	}
+
+	private MemoryComparison.Result compare(int keys) {
+		return this.client.post()
+			.uri("/memory-comparison?keys=" + keys)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(MemoryComparison.Result.class)
+			.returnResult()
+			.getResponseBody();
+	}
+
+	@Test
 	void memoryComparisonRefusesTooManyKeys() {
 		this.client.post()
 			.uri("/memory-comparison?keys=200001")
@@ -92,7 +150,7 @@ class SavingsWebTests extends SampleWebTests {
 			.expectStatus()
 			.isBadRequest()
 			.expectBody()
-			.jsonPath("$.error")
+			.jsonPath("$.detail")
 			.isEqualTo("keys must be between 1 and 200000, was 200001");
 		this.client.post().uri("/memory-comparison?keys=0").exchange().expectStatus().isBadRequest();
 	}
