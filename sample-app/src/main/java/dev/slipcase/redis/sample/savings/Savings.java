@@ -94,6 +94,7 @@ public class Savings {
 			case FormatHeader.PROTOSTUFF, FormatHeader.POLYMORPHIC_PROTOSTUFF -> "protostuff";
 			case FormatHeader.NUMBER -> "number";
 			case FormatHeader.BYTES -> "bytes";
+			case FormatHeader.FORY -> "fory";
 			default -> "format " + FormatHeader.formatId(header);
 		};
 		int compressorId = FormatHeader.compressorId(header);
