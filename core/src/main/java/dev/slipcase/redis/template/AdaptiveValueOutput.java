@@ -77,11 +77,7 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 			this.decoded = DecodedValueOutput.decode(this.format, bytes, this.key, this.field);
 			return;
 		}
-		ByteBuf copied = this.allocator.directBuffer(bytes.remaining());
-		int position = bytes.position();
-		copied.writeBytes(bytes);
-		// Lettuce's view: leave it as it was handed over
-		bytes.position(position);
+		ByteBuf copied = HeldReply.copy(this.allocator, bytes);
 		if (!COPY.compareAndSet(this, null, copied)) {
 			copied.release();
 		}

@@ -1,5 +1,10 @@
 package dev.slipcase.redis.template;
 
+import java.nio.ByteBuffer;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+
 /**
  * A command output that may hold a pooled copy of its reply until the caller takes it. The
  * {@link TemplateCommand} it belongs to calls {@link #abandon()} when the command fails or is
@@ -10,5 +15,17 @@ interface HeldReply {
 
 	/** Releases whatever this output holds or will receive: the caller never gets it. */
 	void abandon();
+
+	/**
+	 * A pooled copy of the remaining bytes of {@code reply}, which is left as Lettuce handed it
+	 * over. The caller owns the copy and releases it.
+	 */
+	static ByteBuf copy(ByteBufAllocator allocator, ByteBuffer reply) {
+		ByteBuf copy = allocator.directBuffer(reply.remaining());
+		int position = reply.position();
+		copy.writeBytes(reply);
+		reply.position(position);
+		return copy;
+	}
 
 }

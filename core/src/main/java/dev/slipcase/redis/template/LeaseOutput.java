@@ -43,11 +43,7 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 		if (bytes == null) {
 			return;
 		}
-		ByteBuf copy = this.allocator.directBuffer(bytes.remaining());
-		int position = bytes.position();
-		copy.writeBytes(bytes);
-		// Lettuce's view: leave it as it was handed over
-		bytes.position(position);
+		ByteBuf copy = HeldReply.copy(this.allocator, bytes);
 		if (!STATE.compareAndSet(this, null, copy)) {
 			copy.release();
 		}

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 import org.jspecify.annotations.Nullable;
 
@@ -27,6 +28,8 @@ public class RedisMemory {
 	private static final byte[] MEMORY_USAGE_SUM = bytes("local total = 0 for _, key in ipairs(KEYS) do "
 			+ "local usage = redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0') "
 			+ "if usage then total = total + usage end end return total");
+
+	private static final int BATCH = 1000;
 
 	private final RedisConnectionFactory connectionFactory;
 
@@ -97,55 +100,34 @@ public class RedisMemory {
 	 * {@code pattern}, summed: {@code SCAN}, then one script call per 1,000 keys.
 	 */
 	public long memoryUsageOfMatching(String pattern) {
-		long total = 0;
-		try (RedisConnection connection = this.connectionFactory.getConnection();
-				Cursor<byte[]> keys = connection.keyCommands().scan(ScanOptions.scanOptions().match(pattern).count(1000).build())) {
-			List<byte[]> batch = new ArrayList<>();
-			while (keys.hasNext()) {
-				batch.add(keys.next());
-				if (batch.size() == 1000) {
-					total += memoryUsageSum(connection, batch);
-				}
-			}
-			total += memoryUsageSum(connection, batch);
-		}
-		return total;
-	}
-
-	private static long memoryUsageSum(RedisConnection connection, List<byte[]> batch) {
-		if (batch.isEmpty()) {
-			return 0;
-		}
-		Long sum = connection.scriptingCommands().eval(MEMORY_USAGE_SUM, ReturnType.INTEGER, batch.size(),
-				batch.toArray(new byte[0][]));
-		batch.clear();
-		return (sum != null) ? sum : 0;
+		return sumOverBatches(pattern, (connection, keys) -> connection.scriptingCommands()
+			.eval(MEMORY_USAGE_SUM, ReturnType.INTEGER, keys.length, keys));
 	}
 
 	/** Deletes every key matching {@code pattern} ({@code SCAN}, then {@code UNLINK} in batches). */
 	public long deleteMatching(String pattern) {
-		long deleted = 0;
+		return sumOverBatches(pattern, (connection, keys) -> connection.keyCommands().unlink(keys));
+	}
+
+	/**
+	 * {@code SCAN}s the keys matching {@code pattern} and applies {@code action} to each batch of up
+	 * to 1,000 of them; the sum of what it returned.
+	 */
+	private long sumOverBatches(String pattern, BiFunction<RedisConnection, byte[][], @Nullable Long> action) {
+		long total = 0;
 		try (RedisConnection connection = this.connectionFactory.getConnection();
-				Cursor<byte[]> keys = connection.keyCommands().scan(ScanOptions.scanOptions().match(pattern).count(1000).build())) {
+				Cursor<byte[]> keys = connection.keyCommands().scan(ScanOptions.scanOptions().match(pattern).count(BATCH).build())) {
 			List<byte[]> batch = new ArrayList<>();
 			while (keys.hasNext()) {
 				batch.add(keys.next());
-				if (batch.size() == 1000) {
-					deleted += unlink(connection, batch);
+				if (batch.size() == BATCH || !keys.hasNext()) {
+					Long result = action.apply(connection, batch.toArray(new byte[0][]));
+					total += (result != null) ? result : 0;
+					batch.clear();
 				}
 			}
-			deleted += unlink(connection, batch);
 		}
-		return deleted;
-	}
-
-	private static long unlink(RedisConnection connection, List<byte[]> batch) {
-		if (batch.isEmpty()) {
-			return 0;
-		}
-		Long count = connection.keyCommands().unlink(batch.toArray(new byte[0][]));
-		batch.clear();
-		return (count != null) ? count : 0;
+		return total;
 	}
 
 	private static @Nullable Long memoryUsage(RedisConnection connection, String key) {

@@ -70,14 +70,7 @@ class SavingsWebTests extends SampleWebTests {
 
 	@Test
 	void memoryComparisonMeasuresPlainAndShardedKeys() {
-		MemoryComparison.Result result = this.client.post()
-			.uri("/memory-comparison?keys=5000")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody(MemoryComparison.Result.class)
-			.returnResult()
-			.getResponseBody();
+		MemoryComparison.Result result = compare(5000);
 		assertThat(result.keys()).isEqualTo(5000);
 		assertThat(result.redisVersion()).isEqualTo(redis().version());
 		assertThat(result.plain().memoryUsage()).isPositive();
