@@ -1,5 +1,7 @@
 package dev.slipcase.redis.metrics;
 
+import java.util.Locale;
+
 import io.micrometer.observation.Observation;
 
 import org.springframework.util.Assert;
@@ -105,7 +107,7 @@ public final class SlipcaseObservationContext extends Observation.Context {
 
 		/** The lower-case name, for a tag. */
 		public String tagValue() {
-			return name().toLowerCase(java.util.Locale.ROOT);
+			return name().toLowerCase(Locale.ROOT);
 		}
 
 	}
