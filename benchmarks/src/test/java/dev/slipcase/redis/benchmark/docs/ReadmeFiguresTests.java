@@ -27,10 +27,12 @@ class ReadmeFiguresTests {
 	static {
 		SOURCES.put("serializer round trip, ~1 KB record: bytes allocated per op",
 				List.of(cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-json", 5),
-						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-protostuff", 5)));
+						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-protostuff", 5),
+						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-fory", 5)));
 		SOURCES.put("serializer round trip, ~1 KB record: speed",
 				List.of(cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-json", 4),
-						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-protostuff", 4)));
+						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-protostuff", 4),
+						cell("SerializerBenchmark", "roundTrip payload=ORDER", "slipcase-fory", 4)));
 		SOURCES.put("stored size, ~1 KB record",
 				List.of(storedSize("ORDER", "slipcase-json"), storedSize("ORDER", "slipcase-protostuff"),
 						storedSize("ORDER", "slipcase-protostuff-zstd")));
