@@ -30,11 +30,6 @@ public final class ObservedCall {
 		this.context = context;
 	}
 
-	/** Whether anything is recorded: callers may skip counting bytes when not. */
-	public boolean isRecorded() {
-		return this.context != null;
-	}
-
 	/** Makes the observation current on this thread until the scope is closed. */
 	public Observation.Scope openScope() {
 		return this.observation.openScope();

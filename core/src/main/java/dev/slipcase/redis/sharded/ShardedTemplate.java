@@ -302,14 +302,12 @@ public final class ShardedTemplate<V> {
 			byte[] bytes = serialize(value, key);
 			call.storedBytes(bytes.length);
 			this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl);
-				return null;
+			return null;
 		});
 	}
 
 	private String increment(String key, String delta, boolean floating) {
-		return observed("increment", (call) -> {
-			return this.store.increment(key, delta, floating);
-		});
+		return observed("increment", (call) -> this.store.increment(key, delta, floating));
 	}
 
 	/** Runs {@code call} as one observed call: the observation current while it runs, stopped after. */

@@ -7,7 +7,6 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.metrics.ObservedCall;
 import dev.slipcase.redis.metrics.SlipcaseObservationContext;
 import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
@@ -53,18 +52,13 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 
 	@Override
 	@SuppressWarnings("try")
-	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
+	<T> CompletableFuture<T> submit(TemplateCommand<T> command) {
 		if (this.observations.isNoop()) {
 			return this.channel.send(command);
 		}
 		ObservedCall call = SlipcaseObservationDocumentation.COMMAND.start(this.observations,
 				command.getType().toString(), SlipcaseObservationContext.NO_NAMESPACE, this.format.name());
-		if (command instanceof TemplateCommand<?> owning) {
-			owning.observeWith(call);
-		}
-		else {
-			command.whenComplete((result, failure) -> call.stop(failure));
-		}
+		command.observeWith(call);
 		CompletableFuture<T> sent;
 		// current while Lettuce dispatches: its own command observation nests under this one
 		try (Observation.Scope scope = call.openScope()) {

@@ -8,7 +8,6 @@ import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.serializer.ValueFormat;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.netty.buffer.ByteBufAllocator;
 
 /**
@@ -61,7 +60,7 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 	}
 
 	@Override
-	<T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command) {
+	<T> CompletableFuture<T> submit(TemplateCommand<T> command) {
 		checkNotExecuted();
 		this.futures.add(this.pipeline.add(command));
 		return command;

@@ -17,7 +17,6 @@ import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
@@ -72,7 +71,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	}
 
 	/** Sends {@code command} (or queues it) and returns it, or a future that follows it. */
-	abstract <T> CompletableFuture<T> submit(AsyncCommand<String, EncodedValue, T> command);
+	abstract <T> CompletableFuture<T> submit(TemplateCommand<T> command);
 
 	/** An operation that failed before sending anything, such as a value that does not serialize. */
 	<T> CompletableFuture<T> rejected(RuntimeException ex) {
@@ -326,17 +325,6 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		requireKey(key);
 		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());
 		return submit(command(CommandType.GET, output, args().addKey(key)));
-	}
-
-	/** Like {@link #lease(String)} for {@code type key [field]}: {@code GET}, {@code GETDEL} or {@code HGET}. */
-	CompletableFuture<@Nullable ValueLease> lease(CommandType type, String key, @Nullable String field) {
-		requireKey(key);
-		CommandArgs<String, EncodedValue> args = args().addKey(key);
-		if (field != null) {
-			args.add(field);
-		}
-		LeaseOutput output = new LeaseOutput(this.allocator, this.format.observer());
-		return submit(command(type, output, args));
 	}
 
 	/**
