@@ -32,7 +32,9 @@ import org.springframework.util.Assert;
  * <p>
  * <b>Schema evolution.</b> Fory's compatible mode: a value written before a record component or
  * field was added reads with that component's default, and a value written by the newer class
- * reads in the older one, which skips what it does not know.
+ * reads in the older one, which skips what it does not know, as long as the new component's
+ * class is one the older one registers too (a JDK type, or an application class it already
+ * has): a value holding a class the reader does not register fails, wherever it sits.
  * <p>
  * <b>Buffers.</b> Encoding writes straight into {@code out}'s memory through a Fory view of its
  * writable bytes (grown ahead from the sizes written before); only when a value outgrows that room
@@ -70,16 +72,36 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 				.withCompatibleMode(CompatibleMode.COMPATIBLE)
 				.withRefTracking(false)
 				.withMaxDepth(MAX_DEPTH)
+				// compatible mode would read a class it does not know as a map of its fields, which then
+				// sits where an Object, or a collection's element, is declared: refuse it instead
+				.withDeserializeUnknownClass(false)
 				.withAsyncCompilation(false)
 				.suppressClassRegistrationWarnings(true)
 				.withClassLoader(ForyFormat.class.getClassLoader())
 				.build();
-			registered.forEach((registeredClass, name) -> fory.register(registeredClass, "slipcase", name));
+			registered.forEach((registeredClass, name) -> register(fory, registeredClass, name));
 			// generate every registered class's serializer now, when the thread first uses the format,
 			// rather than in the middle of its first value of that class
 			fory.ensureSerializersCompiled();
 			return fory;
 		});
+	}
+
+	/**
+	 * Registers {@code registeredClass} under {@code name}: a simple name in Slipcase's namespace, a
+	 * full name under its own package (Fory's names hold no dots), none for Fory's own built-ins.
+	 */
+	private static void register(Fory fory, Class<?> registeredClass, String name) {
+		if (fory.getTypeResolver().isRegistered(registeredClass)) {
+			return;
+		}
+		int lastDot = name.lastIndexOf('.');
+		if (lastDot < 0) {
+			fory.register(registeredClass, "slipcase", name);
+		}
+		else {
+			fory.register(registeredClass, name.substring(0, lastDot), name.substring(lastDot + 1));
+		}
 	}
 
 	/** Fory for values of {@code type}. */

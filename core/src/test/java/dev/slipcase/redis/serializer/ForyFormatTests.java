@@ -97,6 +97,27 @@ class ForyFormatTests {
 	}
 
 	@Test
+	void classesOfOneSimpleNameAreRegisteredUnderTheirFullNames() {
+		Twins twins = new Twins(new V1.Person("a", 1), new V2.Person("b", 2, List.of("x"), 3));
+		assertThat(Buffers.POOLED_HEAP.encode(ForyFormat.of(Twins.class), twins)).satisfies((bytes) -> assertThat(
+				Buffers.POOLED_DIRECT.with(bytes, ForyFormat.of(Twins.class)::decode)).isEqualTo(twins));
+	}
+
+	@Test
+	void aJdkClassGivenOutrightIsRegistered() {
+		TreeMap<String, Integer> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+		headers.put("Accept", 1);
+		ForyFormat<Headers> format = ForyFormat.of(Headers.class, List.of(String.CASE_INSENSITIVE_ORDER.getClass()));
+		byte[] bytes = Buffers.POOLED_HEAP.encode(format, new Headers(headers));
+		Headers read = Buffers.POOLED_HEAP.with(bytes, format::decode);
+		assertThat(read.values()).containsEntry("ACCEPT", 1);
+		assertThat(read.values().comparator()).isSameAs(String.CASE_INSENSITIVE_ORDER);
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> Buffers.POOLED_HEAP.encode(ForyFormat.of(Headers.class), new Headers(headers)))
+			.withMessageContaining("CaseInsensitiveComparator");
+	}
+
+	@Test
 	void isSmallerThanJson() {
 		Order order = TestValues.order(1);
 		assertThat(Buffers.POOLED_HEAP.encode(this.format, order).length)
@@ -138,6 +159,42 @@ class ForyFormatTests {
 			.isThrownBy(() -> Buffers.POOLED_HEAP.with(payload, holders::decode))
 			.withMessageStartingWith("fory: ");
 		assertThat(System.getProperty(ForyGadget.WITNESS)).as("the application's copy never ran").isNull();
+	}
+
+	@Test
+	void aCollectionElementOfAClassThatIsNotRegisteredFailsRatherThanReadingAsAMap() {
+		Fory writer = Fory.builder().withLanguage(Language.JAVA).requireClassRegistration(false)
+			.withCompatibleMode(CompatibleMode.COMPATIBLE).withRefTracking(false).build();
+		writer.register(Bag.class, "slipcase", "Bag");
+		writer.register(Harmless.class, "slipcase", "Harmless");
+		@SuppressWarnings({ "unchecked", "rawtypes" })
+		Bag bag = new Bag((List) new ArrayList<Object>(List.of(new NotRegistered("rm -rf /"))));
+		byte[] payload = writer.serialize(bag);
+		ForyFormat<Bag> bags = ForyFormat.of(Bag.class);
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> Buffers.POOLED_HEAP.with(payload, bags::decode))
+			.withMessageStartingWith("fory: ")
+			.withMessageContaining("NotRegistered is not registered");
+	}
+
+	@Test
+	void anObjectOfAClassThatIsNotRegisteredFails() {
+		Fory writer = Fory.builder().withLanguage(Language.JAVA).requireClassRegistration(false)
+			.withCompatibleMode(CompatibleMode.COMPATIBLE).withRefTracking(false).build();
+		byte[] payload = writer.serialize(new NotRegistered("rm -rf /"));
+		ForyFormat<Object> anything = ForyFormat.of(Object.class, List.of(Harmless.class));
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> Buffers.POOLED_HEAP.with(payload, anything::decode))
+			.withMessageContaining("NotRegistered is not registered");
+	}
+
+	@Test
+	void olderReadersRefuseANewComponentOfAClassTheyDoNotHave() {
+		byte[] newer = Buffers.POOLED_HEAP.encode(ForyFormat.of(V3.Person.class),
+				new V3.Person("a", 7, new V3.Badge("gold")));
+		assertThatExceptionOfType(SerializationException.class)
+			.isThrownBy(() -> Buffers.POOLED_HEAP.with(newer, ForyFormat.of(V1.Person.class)::decode))
+			.withMessageContaining("Badge is not registered");
 	}
 
 	/** Loads one class itself, everything else from its parent. */
@@ -190,6 +247,28 @@ class ForyFormatTests {
 	}
 
 	record Harmless(String name) {
+	}
+
+	record NotRegistered(String command) {
+	}
+
+	record Twins(V1.Person older, V2.Person newer) {
+	}
+
+	record Headers(TreeMap<String, Integer> values) {
+	}
+
+	record Bag(List<Harmless> items) {
+	}
+
+	static final class V3 {
+
+		record Person(String name, int count, Badge badge) {
+		}
+
+		record Badge(String level) {
+		}
+
 	}
 
 	static final class V1 {

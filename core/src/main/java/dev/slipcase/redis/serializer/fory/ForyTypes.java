@@ -15,9 +15,9 @@ import java.util.Set;
 /**
  * The application classes a value of a declared type can contain, each with the name Fory registers
  * it under: the type itself, the types of its record components and fields, their element, key and
- * value types, recursively. JDK types ({@code java.*}, {@code javax.*}, {@code jdk.*}) are Fory's
- * own built-ins and never listed; an interface or abstract class is listed only when given
- * explicitly, its implementations must be. Names are the simple class names, so a class that moves
+ * value types, recursively. JDK types ({@code java.*}, {@code javax.*}, {@code jdk.*}) reached this
+ * way are left to Fory's built-ins; a concrete JDK class is listed only when given as a root. An
+ * interface or abstract class is listed only when given explicitly, its implementations must be. Names are the simple class names, so a class that moves
  * to another package keeps reading its values; two classes of one simple name get their full names.
  * Stateless.
  */
@@ -34,13 +34,21 @@ public final class ForyTypes {
 	public static Map<Class<?>, String> reachableFrom(Iterable<? extends Type> roots) {
 		Set<Class<?>> classes = new LinkedHashSet<>();
 		for (Type root : roots) {
-			collect(root, classes);
+			if (root instanceof Class<?> named && isJdk(named) && isConcrete(named)) {
+				// a JDK class named outright (a comparator a sorted map carries, say) is listed: it is
+				// registered unless it is one of Fory's built-ins
+				classes.add(named);
+			}
+			else {
+				collect(root, classes);
+			}
 		}
 		Map<String, Integer> simpleNames = new LinkedHashMap<>();
 		classes.forEach((type) -> simpleNames.merge(type.getSimpleName(), 1, Integer::sum));
 		Map<Class<?>, String> names = new LinkedHashMap<>();
 		for (Class<?> type : classes) {
-			names.put(type, (simpleNames.get(type.getSimpleName()) == 1) ? type.getSimpleName() : type.getName());
+			boolean simple = simpleNames.get(type.getSimpleName()) == 1 && !isJdk(type);
+			names.put(type, simple ? type.getSimpleName() : type.getName());
 		}
 		return names;
 	}
@@ -89,6 +97,10 @@ public final class ForyTypes {
 				}
 			}
 		}
+	}
+
+	private static boolean isConcrete(Class<?> type) {
+		return !type.isPrimitive() && !type.isArray() && !type.isInterface() && !Modifier.isAbstract(type.getModifiers());
 	}
 
 	private static boolean isJdk(Class<?> type) {
