@@ -359,7 +359,8 @@ public class SlipcaseRedisProperties {
 
 		/**
 		 * Format session values are written in: JSON with type information, readable in
-		 * redis-cli, or a binary format for the allowed types.
+		 * redis-cli; Fory, binary, for the allowed types and Spring Security's session types; or
+		 * Protostuff for the allowed types.
 		 */
 		private FormatKind format = FormatKind.JSON;
 

@@ -6,6 +6,7 @@ import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.TaggedFormat;
 import dev.slipcase.redis.serializer.compression.Compressor;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -14,7 +15,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.session.config.SessionRepositoryCustomizer;
 import org.springframework.session.data.redis.RedisIndexedSessionRepository;
 import org.springframework.session.data.redis.RedisSessionMapper;
@@ -25,8 +25,8 @@ import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
 /**
  * Spring Session's values through Slipcase, when spring-session-data-redis is present: the
  * {@code springSessionDefaultRedisSerializer} Spring Session looks up by name (JSON with type
- * information by default, Spring Security's types through its Jackson modules, or a format and
- * compression of {@code slipcase.redis.session.*}), and repository customizers that treat a
+ * information by default, Spring Security's types through its Jackson modules; Fory with them
+ * registered; or a format and compression of {@code slipcase.redis.session.*}), and repository customizers that treat a
  * session with an unreadable value as absent. Imported by {@link SlipcaseRedisAutoConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
@@ -42,13 +42,15 @@ final class SlipcaseSessionConfiguration {
 			SlipcaseSerializerFamily family, BeanFactory beanFactory) {
 		SlipcaseRedisProperties.Session session = properties.getSession();
 		String compression = compressionOrNull(session.getCompression());
-		Settings.requireFormatLibrary(session.getFormat(), "slipcase.redis.session.format", Settings.classLoader(beanFactory));
-		if (session.getFormat() != FormatKind.JSON) {
+		ClassLoader classLoader = Settings.classLoader(beanFactory);
+		Settings.requireFormatLibrary(session.getFormat(), "slipcase.redis.session.format", classLoader);
+		if (session.getFormat() == FormatKind.PROTOSTUFF) {
 			return new SessionValueSerializer(family.valueSerializer(session.getFormat(),
 					(compression != null) ? compression : "none"));
 		}
-		SelfDescribingFormat.Builder<Object> format = SelfDescribingFormat
-			.builder(SessionFormats.json(family, Settings.classLoader(beanFactory)))
+		TaggedFormat<Object> values = (session.getFormat() == FormatKind.FORY) ? SessionFormats.fory(family, classLoader)
+				: SessionFormats.json(family, classLoader);
+		SelfDescribingFormat.Builder<Object> format = SelfDescribingFormat.builder(values)
 			.compressors(family.compressors())
 			.allocator(family.allocator())
 			.observer(family.observer());
@@ -64,8 +66,7 @@ final class SlipcaseSessionConfiguration {
 			format.compression(compressor, Settings.toInt(properties.getCompression().getMinSize().toBytes(),
 					"slipcase.redis.compression.min-size"));
 		}
-		RedisSerializer<Object> values = SlipcaseRedisSerializer.of(format.build(), Object.class, family.allocator());
-		return new SessionValueSerializer(values);
+		return new SessionValueSerializer(SlipcaseRedisSerializer.of(format.build(), Object.class, family.allocator()));
 	}
 
 	@Bean

@@ -1,8 +1,10 @@
 package dev.slipcase.redis.autoconfigure.session;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import dev.slipcase.redis.serializer.ForyFormat;
 import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import tools.jackson.databind.DefaultTyping;
@@ -13,15 +15,44 @@ import org.springframework.security.jackson.SecurityJacksonModules;
 import org.springframework.util.ClassUtils;
 
 /**
- * The JSON session values are written in: type information on every non-final
- * value ({@code "@class"}), validated on read against the application's allowed value types, the
- * JDK's value and collection types, and, when Spring Security is on the class path, its own types
- * through its Jackson modules ({@code SecurityJacksonModules}), so that a logged-in session's
- * {@code SecurityContext} round-trips.
+ * The formats session values are written in, each holding any value a session stores: the
+ * application's allowed value types, the JDK's value and collection types, and, when Spring
+ * Security is on the class path, the types it keeps in a session (the security context, its
+ * authentication tokens, users and authorities, the saved request, the last authentication
+ * failure), so that a logged-in session round-trips.
+ * <ul>
+ * <li>{@link #json}: type information on every non-final value ({@code "@class"}), validated on
+ * read; Spring Security's types through its own Jackson modules ({@code SecurityJacksonModules}).</li>
+ * <li>{@link #fory}: Apache Fory with those classes registered; any other class is refused.</li>
+ * </ul>
  */
 public final class SessionFormats {
 
 	private static final String SECURITY_MODULES = "org.springframework.security.jackson.SecurityJacksonModules";
+
+	/**
+	 * The Spring Security classes a session holds, registered with Fory when present: the ones
+	 * Spring Security's own Jackson modules give mix-ins for, the security context, and the
+	 * comparator a {@code User}'s sorted authorities carry.
+	 */
+	private static final List<String> SECURITY_SESSION_CLASSES = List.of(
+			"org.springframework.security.core.context.SecurityContextImpl",
+			"org.springframework.security.authentication.UsernamePasswordAuthenticationToken",
+			"org.springframework.security.authentication.AnonymousAuthenticationToken",
+			"org.springframework.security.authentication.RememberMeAuthenticationToken",
+			"org.springframework.security.authentication.TestingAuthenticationToken",
+			"org.springframework.security.authentication.ott.OneTimeTokenAuthentication",
+			"org.springframework.security.authentication.BadCredentialsException",
+			"org.springframework.security.core.userdetails.User",
+			"org.springframework.security.core.userdetails.User$AuthorityComparator",
+			"org.springframework.security.core.authority.SimpleGrantedAuthority",
+			"org.springframework.security.core.authority.FactorGrantedAuthority",
+			"org.springframework.security.web.authentication.WebAuthenticationDetails",
+			"org.springframework.security.web.authentication.preauth.PreAuthenticatedAuthenticationToken",
+			"org.springframework.security.web.authentication.switchuser.SwitchUserGrantedAuthority",
+			"org.springframework.security.web.savedrequest.DefaultSavedRequest",
+			"org.springframework.security.web.savedrequest.SavedCookie",
+			"org.springframework.security.web.csrf.DefaultCsrfToken");
 
 	private SessionFormats() {
 	}
@@ -47,6 +78,24 @@ public final class SessionFormats {
 	public static JsonFormat<Object> json(SlipcaseSerializerFamily family, ClassLoader classLoader) {
 		JsonMapper mapper = mapper(family, classLoader);
 		return JsonFormat.of(mapper, mapper.constructType(Object.class));
+	}
+
+	/**
+	 * Fory for session values: any value of an allowed type, a JDK type Fory knows (and
+	 * {@code String.CASE_INSENSITIVE_ORDER}), or, when Spring Security is present, one of
+	 * {@link #SECURITY_SESSION_CLASSES}; a value naming any other class is refused.
+	 */
+	public static ForyFormat<Object> fory(SlipcaseSerializerFamily family, ClassLoader classLoader) {
+		List<Class<?>> classes = new ArrayList<>();
+		family.allowlist().types().values().forEach((type) -> classes.add(type.getRawClass()));
+		for (String name : SECURITY_SESSION_CLASSES) {
+			if (ClassUtils.isPresent(name, classLoader)) {
+				classes.add(ClassUtils.resolveClassName(name, classLoader));
+			}
+		}
+		// the order of a saved request's headers, and of any case-insensitive map a session holds
+		classes.add(String.CASE_INSENSITIVE_ORDER.getClass());
+		return ForyFormat.of(Object.class, classes);
 	}
 
 	/** Spring Security's modules; loaded only when Spring Security is present. */

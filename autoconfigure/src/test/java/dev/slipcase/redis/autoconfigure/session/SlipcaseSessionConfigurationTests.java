@@ -4,6 +4,10 @@ import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.serializer.FormatHeader;
+import org.apache.fory.Fory;
+import org.apache.fory.config.CompatibleMode;
+import org.apache.fory.config.Language;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -11,9 +15,11 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextImpl;
+import org.springframework.security.core.userdetails.User;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,6 +103,64 @@ class SlipcaseSessionConfigurationTests {
 				java.util.List<String> cart = new java.util.ArrayList<>(java.util.List.of("book"));
 				assertThat(serializer.deserialize(serializer.serialize(cart))).isEqualTo(cart);
 			});
+	}
+
+	@Test
+	void foryRoundTripsALoggedInSecurityContextAndTheSessionsOwnValues() {
+		this.runner.withPropertyValues("slipcase.redis.session.format=fory").run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			User ada = new User("ada", "", AuthorityUtils.createAuthorityList("ROLE_USER", "ROLE_ADMIN"));
+			SecurityContextImpl security = new SecurityContextImpl(
+					UsernamePasswordAuthenticationToken.authenticated(ada, null, ada.getAuthorities()));
+			byte[] bytes = serializer.serialize(security);
+			assertThat(bytes).startsWith(0xF8 - 256, FormatHeader.FORY);
+			Object read = serializer.deserialize(bytes);
+			assertThat(read).isEqualTo(security);
+			assertThat(((SecurityContextImpl) read).getAuthentication().getPrincipal()).isEqualTo(ada);
+			assertThat(serializer.deserialize(serializer.serialize(1_700_000_000_000L))).isEqualTo(1_700_000_000_000L);
+			assertThat(serializer.deserialize(serializer.serialize(1800))).isEqualTo(1800);
+			BadCredentialsException failure = new BadCredentialsException("Bad credentials");
+			assertThat(serializer.deserialize(serializer.serialize(failure))).asInstanceOf(
+					org.assertj.core.api.InstanceOfAssertFactories.throwable(BadCredentialsException.class))
+				.hasMessage("Bad credentials");
+		});
+	}
+
+	@Test
+	void foryRefusesAValueOfAClassItDoesNotRegister() {
+		this.runner.withPropertyValues("slipcase.redis.session.format=fory").run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			Fory permissive = Fory.builder()
+				.withLanguage(Language.JAVA)
+				.withCompatibleMode(CompatibleMode.COMPATIBLE)
+				.withRefTracking(false)
+				.requireClassRegistration(false)
+				.build();
+			byte[] body = permissive.serialize(new NotRegistered("rm -rf /"));
+			byte[] value = new byte[body.length + FormatHeader.LENGTH];
+			value[0] = (byte) FormatHeader.MARKER;
+			value[1] = FormatHeader.FORY;
+			System.arraycopy(body, 0, value, FormatHeader.LENGTH, body.length);
+			assertThat(serializer.deserialize(value)).isSameAs(SessionValueSerializer.UNREADABLE);
+		});
+	}
+
+	@Test
+	void foryWithoutSpringSecurityStillRoundTripsAppValues() {
+		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
+			.withPropertyValues("slipcase.redis.session.format=fory")
+			.run((context) -> {
+				RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+						SessionValueSerializer.class);
+				java.util.List<String> cart = new java.util.ArrayList<>(java.util.List.of("book"));
+				assertThat(serializer.deserialize(serializer.serialize(cart))).isEqualTo(cart);
+			});
+	}
+
+	/** A class no allowlist names. */
+	record NotRegistered(String command) {
 	}
 
 }
