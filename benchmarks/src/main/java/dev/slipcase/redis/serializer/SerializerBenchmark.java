@@ -34,7 +34,7 @@ public class SerializerBenchmark {
 	public Payload payload;
 
 	@Param({ "spring-generic-json", "spring-typed-json", "spring-jdk", "slipcase-json", "slipcase-protostuff", "slipcase-fory",
-			"redisson-kryo5", "redisson-fory" })
+			"slipcase-fory-lz4", "redisson-kryo5", "redisson-fory" })
 	public String serializer;
 
 	private RedisSerializer<Object> candidate;

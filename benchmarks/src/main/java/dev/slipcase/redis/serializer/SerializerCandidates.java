@@ -50,6 +50,7 @@ final class SerializerCandidates {
 		CANDIDATES.put("slipcase-json-lz4", (payload) -> compressed(JsonFormat.of(payload.type()), Compressors.lz4()));
 		// Apache Fory: Slipcase's (registration required, compatible schema) beside Redisson's codecs
 		CANDIDATES.put("slipcase-fory", SerializerCandidates::slipcaseFory);
+		CANDIDATES.put("slipcase-fory-lz4", (payload) -> compressed(ForyFormat.of(payload.type()), Compressors.lz4()));
 		CANDIDATES.put("redisson-kryo5", (payload) -> new RedissonCodecSerializer(new Kryo5Codec()));
 		CANDIDATES.put("redisson-fory", (payload) -> new RedissonCodecSerializer(new ForyCodec()));
 	}

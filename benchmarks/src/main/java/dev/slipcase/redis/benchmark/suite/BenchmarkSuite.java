@@ -108,12 +108,13 @@ public final class BenchmarkSuite {
 	}
 
 	private ChainedOptionsBuilder options(SuiteEntry entry, int threads, Path results) {
+		Profile timing = entry.timing(this.profile);
 		ChainedOptionsBuilder options = new OptionsBuilder().include(entry.include())
-			.forks(this.profile.forks())
-			.warmupIterations(this.profile.warmupIterations())
-			.warmupTime(this.profile.warmupTime())
-			.measurementIterations(this.profile.measurementIterations())
-			.measurementTime(this.profile.measurementTime())
+			.forks(timing.forks())
+			.warmupIterations(timing.warmupIterations())
+			.warmupTime(timing.warmupTime())
+			.measurementIterations(timing.measurementIterations())
+			.measurementTime(timing.measurementTime())
 			.threads(threads)
 			.addProfiler(GCProfiler.class)
 			.shouldFailOnError(true)

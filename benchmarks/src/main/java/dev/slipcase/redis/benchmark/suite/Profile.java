@@ -14,9 +14,10 @@ public enum Profile {
 	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true, 1_000),
 
 	/**
-	 * A first look, about half an hour on two cores: one fork, five short iterations after two
+	 * A first look, about forty minutes on two cores: one fork, five short iterations after two
 	 * warm-ups of two seconds (eight threads through one connection are still warming up after
-	 * two of one second), fewer parameters.
+	 * two of one second), fewer parameters; an entry {@linkplain SuiteEntry#timedFully() timed
+	 * fully} gets {@link #FULL}'s forks and iterations.
 	 */
 	QUICK(1, 2, TimeValue.seconds(2), 5, TimeValue.seconds(1), true, 100_000),
 

@@ -25,10 +25,11 @@ final class SuiteEntries {
 						Map.of("payload", List.of("ORDER", "DOCUMENT", "LIST_50"))),
 				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
 						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
-				entry(TemplateBenchmark.class, "candidate", "spring-generic-json",
+				new SuiteEntry(TemplateBenchmark.class,
+						new Baseline(TemplateBenchmark.class.getSimpleName(), "candidate", "spring-generic-json"),
 						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
 								"spring-slipcase-fory", "spring-generic-json", "lettuce-bytes-jackson")),
-						List.of(1, 8)),
+						List.of(1, 8), true),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
 				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
@@ -36,13 +37,8 @@ final class SuiteEntries {
 
 	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
 			Map<String, List<String>> reducedParams) {
-		return entry(benchmark, candidateParam, baseline, reducedParams, List.of(1));
-	}
-
-	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
-			Map<String, List<String>> reducedParams, List<Integer> threads) {
 		return new SuiteEntry(benchmark, new Baseline(benchmark.getSimpleName(), candidateParam, baseline),
-				reducedParams, threads);
+				reducedParams, List.of(1), false);
 	}
 
 }

@@ -1,0 +1,21 @@
+package dev.slipcase.redis.benchmark.suite;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which profile times each suite entry. */
+class SuiteEntryTests {
+
+	@Test
+	void aQuickRunTimesTheEndToEndEntryAsTheFullProfileDoesAndTheRestAsQuick() {
+		for (SuiteEntry entry : SuiteEntries.all()) {
+			boolean endToEnd = entry.benchmarkClass().getSimpleName().equals("TemplateBenchmark");
+			assertThat(entry.timing(Profile.QUICK)).as(entry.benchmarkClass().getSimpleName())
+				.isEqualTo(endToEnd ? Profile.FULL : Profile.QUICK);
+			assertThat(entry.timing(Profile.FULL)).isEqualTo(Profile.FULL);
+			assertThat(entry.timing(Profile.SMOKE)).isEqualTo(Profile.SMOKE);
+		}
+	}
+
+}
