@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.RandomAccess;
 import java.util.TreeSet;
 
 import io.protostuff.Input;
 import io.protostuff.Output;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A collection as a nested message: field 1 repeats each non-null element in iteration order;
@@ -37,15 +40,25 @@ final class CollectionSchema extends MessageSchema {
 
 	@Override
 	public void writeTo(Output output, Object message) throws IOException {
+		if (message instanceof List<?> list && message instanceof RandomAccess) {
+			// by index: no iterator per list written
+			for (int position = 0; position < list.size(); position++) {
+				writeItem(output, position, list.get(position));
+			}
+			return;
+		}
 		int position = 0;
 		for (Object item : (Collection<?>) message) {
-			if (item == null) {
-				output.writeUInt32(2, position, true);
-			}
-			else {
-				this.element.write(output, 1, item, true);
-			}
-			position++;
+			writeItem(output, position++, item);
+		}
+	}
+
+	private void writeItem(Output output, int position, @Nullable Object item) throws IOException {
+		if (item == null) {
+			output.writeUInt32(2, position, true);
+		}
+		else {
+			this.element.write(output, 1, item, true);
 		}
 	}
 

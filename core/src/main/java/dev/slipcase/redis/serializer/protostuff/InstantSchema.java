@@ -9,11 +9,15 @@ import io.protostuff.Output;
 /**
  * An {@code Instant} as a nested message: field 1 the epoch second ({@code int64}), field 2 the
  * nanosecond of the second ({@code int32}), each absent when zero. Smaller than its ISO-8601 text
- * and read without parsing.
+ * and read without parsing. Reading collects the two parts in an array of the reading thread's,
+ * reused for every instant it reads (an instant holds no nested message, so one is never read
+ * inside another).
  */
 final class InstantSchema extends MessageSchema {
 
 	static final InstantSchema INSTANCE = new InstantSchema();
+
+	private static final ThreadLocal<long[]> PARTS = ThreadLocal.withInitial(() -> new long[2]);
 
 	private InstantSchema() {
 	}
@@ -31,7 +35,10 @@ final class InstantSchema extends MessageSchema {
 
 	@Override
 	public Object newMessage() {
-		return new long[2];
+		long[] parts = PARTS.get();
+		parts[0] = 0;
+		parts[1] = 0;
+		return parts;
 	}
 
 	@Override

@@ -116,7 +116,7 @@ final class Schemas {
 			schema.init(components, constructor);
 			return schema;
 		}
-		catch (NoSuchMethodException | RuntimeException ex) {
+		catch (NoSuchMethodException | IllegalAccessException | RuntimeException ex) {
 			RECORDS.remove(key);
 			if (ex instanceof IllegalArgumentException) {
 				throw (IllegalArgumentException) ex;
