@@ -1,0 +1,42 @@
+package dev.slipcase.redis.benchmark.docs;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The reference pages' tables that quote the benchmark report quote it exactly: every measured
+ * figure with its error ({@code 4,397 ± 684}, {@code 1.50× ± 0.41}) in a table row of the page is
+ * one the report holds, so a regenerated report that changes a figure fails here until the page
+ * follows it. Figures from other runs stay out of tables, in prose that names their command.
+ */
+class DocsFiguresTests {
+
+	private static final Pattern FIGURE = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?×? ± \\d[\\d,]*(?:\\.\\d+)?");
+
+	@ParameterizedTest
+	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md" })
+	void tableFiguresAreTheReports(String page) {
+		String report = Docs.read(Docs.root().resolve("docs/benchmarks/README.md"));
+		List<String> quoted = new ArrayList<>();
+		for (String line : Docs.read(Docs.root().resolve(page)).split("\n")) {
+			if (line.strip().startsWith("|")) {
+				Matcher figure = FIGURE.matcher(line);
+				while (figure.find()) {
+					quoted.add(figure.group());
+				}
+			}
+		}
+		assertThat(quoted).as("figures in the tables of " + page).isNotEmpty();
+		assertThat(quoted).as("figures in the tables of " + page + " that the report does not hold")
+			.filteredOn((figure) -> !report.contains(figure))
+			.isEmpty();
+	}
+
+}
