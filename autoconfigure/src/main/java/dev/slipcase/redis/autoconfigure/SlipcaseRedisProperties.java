@@ -359,8 +359,9 @@ public class SlipcaseRedisProperties {
 
 		/**
 		 * Format session values are written in: JSON with type information, readable in
-		 * redis-cli; Fory, binary, for the allowed types and Spring Security's session types; or
-		 * Protostuff for the allowed types.
+		 * redis-cli; Fory, binary, for the allowed types and the session types of Spring
+		 * Security's form, basic, remember-me and similar logins; or Protostuff for the allowed
+		 * types.
 		 */
 		private FormatKind format = FormatKind.JSON;
 

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import dev.slipcase.redis.serializer.fory.ForyTypes;
 import io.netty.buffer.ByteBuf;
@@ -14,6 +15,8 @@ import org.apache.fory.ThreadSafeFory;
 import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;
 import org.apache.fory.memory.MemoryBuffer;
+import org.apache.fory.resolver.TypeResolver;
+import org.apache.fory.serializer.Serializer;
 import tools.jackson.core.type.TypeReference;
 
 import org.springframework.core.ResolvableType;
@@ -26,7 +29,8 @@ import org.springframework.util.Assert;
  * <p>
  * <b>Safe by default.</b> Class registration is required: only the application classes reachable
  * from the declared type (see {@link ForyTypes}), plus the extra classes given, are registered, each
- * under its simple class name; a value naming any other class fails with a
+ * under its simple class name (its full name when two share one); a value naming any other class,
+ * wherever it sits in the value, fails with a
  * {@link org.springframework.data.redis.serializer.SerializationException} and the class is neither
  * loaded nor instantiated. Nesting depth is capped.
  * <p>
@@ -59,7 +63,8 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 
 	private final SizeHint sizeHint = new SizeHint();
 
-	private ForyFormat(Type type, List<Class<?>> extraClasses) {
+	private ForyFormat(Type type, List<Class<?>> extraClasses,
+			Map<Class<?>, Function<TypeResolver, Serializer<?>>> serializers) {
 		this.type = type;
 		this.rawType = ResolvableType.forType(type).toClass();
 		List<Type> roots = new ArrayList<>();
@@ -80,6 +85,7 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 				.withClassLoader(ForyFormat.class.getClassLoader())
 				.build();
 			registered.forEach((registeredClass, name) -> register(fory, registeredClass, name));
+			serializers.forEach(fory::registerSerializer);
 			// generate every registered class's serializer now, when the thread first uses the format,
 			// rather than in the middle of its first value of that class
 			fory.ensureSerializersCompiled();
@@ -107,19 +113,19 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 	/** Fory for values of {@code type}. */
 	public static <T> ForyFormat<T> of(Class<T> type) {
 		Assert.notNull(type, "type must not be null");
-		return new ForyFormat<>(type, List.of());
+		return new ForyFormat<>(type, List.of(), Map.of());
 	}
 
 	/** Fory for values of the generic {@code type}, such as {@code List<Order>}. */
 	public static <T> ForyFormat<T> of(TypeReference<T> type) {
 		Assert.notNull(type, "type must not be null");
-		return new ForyFormat<>(type.getType(), List.of());
+		return new ForyFormat<>(type.getType(), List.of(), Map.of());
 	}
 
 	/** Fory for values of {@code type}; the caller vouches that {@code T} matches it. */
 	public static <T> ForyFormat<T> of(Type type) {
 		Assert.notNull(type, "type must not be null");
-		return new ForyFormat<>(type, List.of());
+		return new ForyFormat<>(type, List.of(), Map.of());
 	}
 
 	/**
@@ -129,7 +135,20 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 	public static <T> ForyFormat<T> of(Type type, List<Class<?>> extraClasses) {
 		Assert.notNull(type, "type must not be null");
 		Assert.notNull(extraClasses, "extraClasses must not be null");
-		return new ForyFormat<>(type, List.copyOf(extraClasses));
+		return new ForyFormat<>(type, List.copyOf(extraClasses), Map.of());
+	}
+
+	/**
+	 * Like {@link #of(Type, List)}, with serializers of the caller's own for some registered classes
+	 * (a class whose fields must not all be stored, say); each function builds the serializer for
+	 * one thread's Fory.
+	 */
+	public static <T> ForyFormat<T> of(Type type, List<Class<?>> extraClasses,
+			Map<Class<?>, Function<TypeResolver, Serializer<?>>> serializers) {
+		Assert.notNull(type, "type must not be null");
+		Assert.notNull(extraClasses, "extraClasses must not be null");
+		Assert.notNull(serializers, "serializers must not be null");
+		return new ForyFormat<>(type, List.copyOf(extraClasses), Map.copyOf(serializers));
 	}
 
 	@Override

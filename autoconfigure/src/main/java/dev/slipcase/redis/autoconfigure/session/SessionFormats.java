@@ -1,16 +1,32 @@
 package dev.slipcase.redis.autoconfigure.session;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.slipcase.redis.serializer.ForyFormat;
 import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import org.apache.fory.resolver.TypeResolver;
+import org.apache.fory.serializer.Serializer;
 import tools.jackson.databind.DefaultTyping;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.jsontype.BasicPolymorphicTypeValidator;
 
+import org.springframework.security.authentication.AccountExpiredException;
+import org.springframework.security.authentication.AuthenticationServiceException;
+import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.CredentialsExpiredException;
+import org.springframework.security.authentication.DisabledException;
+import org.springframework.security.authentication.InsufficientAuthenticationException;
+import org.springframework.security.authentication.InternalAuthenticationServiceException;
+import org.springframework.security.authentication.LockedException;
+import org.springframework.security.authentication.ProviderNotFoundException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.core.userdetails.UsernameNotFoundException;
 import org.springframework.security.jackson.SecurityJacksonModules;
 import org.springframework.util.ClassUtils;
 
@@ -31,9 +47,11 @@ public final class SessionFormats {
 	private static final String SECURITY_MODULES = "org.springframework.security.jackson.SecurityJacksonModules";
 
 	/**
-	 * The Spring Security classes a session holds, registered with Fory when present: the ones
-	 * Spring Security's own Jackson modules give mix-ins for, the security context, and the
-	 * comparator a {@code User}'s sorted authorities carry.
+	 * The Spring Security classes a form, basic, remember-me, anonymous, pre-authenticated,
+	 * switch-user or one-time-token login keeps in a session, registered with Fory when present: the
+	 * ones spring-security-core's and -web's Jackson modules give mix-ins for, the security context,
+	 * and the comparator a {@code User}'s sorted authorities carry. Authentication failures are
+	 * registered apart, with a serializer of their own ({@link Security#failures()}).
 	 */
 	private static final List<String> SECURITY_SESSION_CLASSES = List.of(
 			"org.springframework.security.core.context.SecurityContextImpl",
@@ -42,7 +60,6 @@ public final class SessionFormats {
 			"org.springframework.security.authentication.RememberMeAuthenticationToken",
 			"org.springframework.security.authentication.TestingAuthenticationToken",
 			"org.springframework.security.authentication.ott.OneTimeTokenAuthentication",
-			"org.springframework.security.authentication.BadCredentialsException",
 			"org.springframework.security.core.userdetails.User",
 			"org.springframework.security.core.userdetails.User$AuthorityComparator",
 			"org.springframework.security.core.authority.SimpleGrantedAuthority",
@@ -95,11 +112,41 @@ public final class SessionFormats {
 		}
 		// the order of a saved request's headers, and of any case-insensitive map a session holds
 		classes.add(String.CASE_INSENSITIVE_ORDER.getClass());
-		return ForyFormat.of(Object.class, classes);
+		if (!ClassUtils.isPresent(SECURITY_MODULES, classLoader)) {
+			return ForyFormat.of(Object.class, classes);
+		}
+		Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures = Security.failures();
+		classes.addAll(failures.keySet());
+		return ForyFormat.of(Object.class, classes, failures);
 	}
 
-	/** Spring Security's modules; loaded only when Spring Security is present. */
+	/** Spring Security's modules and failures; loaded only when Spring Security is present. */
 	private static final class Security {
+
+		/**
+		 * The authentication failures a login keeps in a session, each written as its message
+		 * alone (see {@link AuthenticationExceptionForySerializer}).
+		 */
+		static Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures() {
+			Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures = new LinkedHashMap<>();
+			failure(failures, BadCredentialsException.class, BadCredentialsException::new);
+			failure(failures, LockedException.class, LockedException::new);
+			failure(failures, DisabledException.class, DisabledException::new);
+			failure(failures, AccountExpiredException.class, AccountExpiredException::new);
+			failure(failures, CredentialsExpiredException.class, CredentialsExpiredException::new);
+			failure(failures, UsernameNotFoundException.class, UsernameNotFoundException::new);
+			failure(failures, InternalAuthenticationServiceException.class, InternalAuthenticationServiceException::new);
+			failure(failures, AuthenticationServiceException.class, AuthenticationServiceException::new);
+			failure(failures, ProviderNotFoundException.class, ProviderNotFoundException::new);
+			failure(failures, InsufficientAuthenticationException.class, InsufficientAuthenticationException::new);
+			return failures;
+		}
+
+		private static <E extends AuthenticationException> void failure(
+				Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures, Class<E> type,
+				Function<String, E> create) {
+			failures.put(type, (resolver) -> new AuthenticationExceptionForySerializer<>(resolver.getConfig(), type, create));
+		}
 
 		static JsonMapper withModules(JsonMapper.Builder builder, ClassLoader classLoader,
 				BasicPolymorphicTypeValidator.Builder types) {

@@ -82,6 +82,10 @@ class ForySessionLoginTests {
 		assertThat(failed.headers().firstValue("Location")).hasValueSatisfying(
 				(location) -> assertThat(location).endsWith("/login?error"));
 		assertThat(sessionValue(browser, "SPRING_SECURITY_LAST_EXCEPTION")).isInstanceOf(BadCredentialsException.class);
+		// the failure's message alone: never the password the login submitted, nor a stack trace
+		assertThat(new String(rawSessionValue(browser, "SPRING_SECURITY_LAST_EXCEPTION"), StandardCharsets.ISO_8859_1))
+			.doesNotContain("wrong")
+			.doesNotContain("ProviderManager");
 		// the other app reads the session with the exception in it (an unreadable one would be deleted)
 		assertThat(browser.on(LoginApp.port(this.second)).get("/login?error").body()).contains("Invalid credentials");
 		assertThat(redis.command("EXISTS", "spring:session:sessions:" + browser.sessionId())).isEqualTo(1L);

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.security.authentication.BadCredentialsException;
+import org.springframework.security.authentication.LockedException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextImpl;
@@ -114,16 +115,35 @@ class SlipcaseSessionConfigurationTests {
 			SecurityContextImpl security = new SecurityContextImpl(
 					UsernamePasswordAuthenticationToken.authenticated(ada, null, ada.getAuthorities()));
 			byte[] bytes = serializer.serialize(security);
-			assertThat(bytes).startsWith(0xF8 - 256, FormatHeader.FORY);
+			assertThat(bytes[0] & 0xFF).isEqualTo(FormatHeader.MARKER);
+			assertThat(bytes[1]).isEqualTo((byte) FormatHeader.FORY);
 			Object read = serializer.deserialize(bytes);
 			assertThat(read).isEqualTo(security);
 			assertThat(((SecurityContextImpl) read).getAuthentication().getPrincipal()).isEqualTo(ada);
 			assertThat(serializer.deserialize(serializer.serialize(1_700_000_000_000L))).isEqualTo(1_700_000_000_000L);
 			assertThat(serializer.deserialize(serializer.serialize(1800))).isEqualTo(1800);
+		});
+	}
+
+	@Test
+	void foryKeepsOnlyTheMessageOfALoginFailureNeverThePasswordItCarries() {
+		this.runner.withPropertyValues("slipcase.redis.session.format=fory").run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
 			BadCredentialsException failure = new BadCredentialsException("Bad credentials");
-			assertThat(serializer.deserialize(serializer.serialize(failure))).asInstanceOf(
+			failure.setAuthenticationRequest(
+					UsernamePasswordAuthenticationToken.unauthenticated("ada", "correct-horse-battery"));
+			byte[] bytes = serializer.serialize(failure);
+			assertThat(new String(bytes, StandardCharsets.ISO_8859_1)).doesNotContain("correct-horse-battery")
+				.doesNotContain("ada")
+				.doesNotContain("ProviderManager")
+				.doesNotContain(getClass().getSimpleName());
+			assertThat(serializer.deserialize(bytes)).asInstanceOf(
 					org.assertj.core.api.InstanceOfAssertFactories.throwable(BadCredentialsException.class))
 				.hasMessage("Bad credentials");
+			assertThat(serializer.deserialize(serializer.serialize(new LockedException("User account is locked"))))
+				.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.throwable(LockedException.class))
+				.hasMessage("User account is locked");
 		});
 	}
 
@@ -148,7 +168,7 @@ class SlipcaseSessionConfigurationTests {
 	}
 
 	@Test
-	void foryWithoutSpringSecurityStillRoundTripsAppValues() {
+	void foryWithoutSpringSecurityStillRoundTripsJdkValues() {
 		this.runner.withClassLoader(new FilteredClassLoader("org.springframework.security"))
 			.withPropertyValues("slipcase.redis.session.format=fory")
 			.run((context) -> {
@@ -156,6 +176,8 @@ class SlipcaseSessionConfigurationTests {
 						SessionValueSerializer.class);
 				java.util.List<String> cart = new java.util.ArrayList<>(java.util.List.of("book"));
 				assertThat(serializer.deserialize(serializer.serialize(cart))).isEqualTo(cart);
+				java.time.Instant at = java.time.Instant.ofEpochSecond(1_800_000_000L, 5);
+				assertThat(serializer.deserialize(serializer.serialize(at))).isEqualTo(at);
 			});
 	}
 

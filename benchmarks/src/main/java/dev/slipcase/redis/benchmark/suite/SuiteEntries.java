@@ -25,8 +25,7 @@ final class SuiteEntries {
 						Map.of("payload", List.of("ORDER", "DOCUMENT", "LIST_50"))),
 				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
 						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
-				new SuiteEntry(TemplateBenchmark.class,
-						new Baseline(TemplateBenchmark.class.getSimpleName(), "candidate", "spring-generic-json"),
+				entry(TemplateBenchmark.class, "candidate", "spring-generic-json",
 						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
 								"spring-slipcase-fory", "spring-generic-json", "lettuce-bytes-jackson")),
 						List.of(1, 8), true),
@@ -37,8 +36,13 @@ final class SuiteEntries {
 
 	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
 			Map<String, List<String>> reducedParams) {
+		return entry(benchmark, candidateParam, baseline, reducedParams, List.of(1), false);
+	}
+
+	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
+			Map<String, List<String>> reducedParams, List<Integer> threads, boolean timedFully) {
 		return new SuiteEntry(benchmark, new Baseline(benchmark.getSimpleName(), candidateParam, baseline),
-				reducedParams, List.of(1), false);
+				reducedParams, threads, timedFully);
 	}
 
 }

@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class DocsFiguresTests {
 
-	private static final Pattern FIGURE = Pattern.compile("\\d[\\d,]*(?:\\.\\d+)?×? ± \\d[\\d,]*(?:\\.\\d+)?");
+	private static final Pattern FIGURE = Pattern
+		.compile("\\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?×? ± \\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?");
 
 	@ParameterizedTest
 	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md" })

@@ -15,10 +15,11 @@ import java.util.Set;
 /**
  * The application classes a value of a declared type can contain, each with the name Fory registers
  * it under: the type itself, the types of its record components and fields, their element, key and
- * value types, recursively. JDK types ({@code java.*}, {@code javax.*}, {@code jdk.*}) reached this
- * way are left to Fory's built-ins; a concrete JDK class is listed only when given as a root. An
- * interface or abstract class is listed only when given explicitly, its implementations must be. Names are the simple class names, so a class that moves
- * to another package keeps reading its values; two classes of one simple name get their full names.
+ * value types, recursively (interfaces and abstract classes reached this way included; the
+ * implementations a value holds must be given as roots). JDK types ({@code java.*}, {@code javax.*},
+ * {@code jdk.*}) reached this way are left to Fory's built-ins; a concrete JDK class is listed only
+ * when given as a root. Names are the simple class names, so a class that moves to another package
+ * keeps reading its values; two classes of one simple name, and JDK classes, get their full names.
  * Stateless.
  */
 public final class ForyTypes {
@@ -100,7 +101,7 @@ public final class ForyTypes {
 	}
 
 	private static boolean isConcrete(Class<?> type) {
-		return !type.isPrimitive() && !type.isArray() && !type.isInterface() && !Modifier.isAbstract(type.getModifiers());
+		return !type.isInterface() && !Modifier.isAbstract(type.getModifiers());
 	}
 
 	private static boolean isJdk(Class<?> type) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.RandomAccess;
 import java.util.TreeSet;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.protostuff.Input;
 import io.protostuff.Output;
@@ -40,8 +41,9 @@ final class CollectionSchema extends MessageSchema {
 
 	@Override
 	public void writeTo(Output output, Object message) throws IOException {
-		if (message instanceof List<?> list && message instanceof RandomAccess) {
-			// by index: no iterator per list written
+		if (message instanceof List<?> list && message instanceof RandomAccess
+				&& !(message instanceof CopyOnWriteArrayList)) {
+			// by index: no iterator per list written (a copy-on-write list keeps its iterator's snapshot)
 			for (int position = 0; position < list.size(); position++) {
 				writeItem(output, position, list.get(position));
 			}

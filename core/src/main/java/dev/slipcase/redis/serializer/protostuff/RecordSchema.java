@@ -101,6 +101,8 @@ final class RecordSchema extends MessageSchema {
 
 		private final String name;
 
+		private final Class<?> record;
+
 		private final MethodHandle accessor;
 
 		final Slot slot;
@@ -115,6 +117,7 @@ final class RecordSchema extends MessageSchema {
 		 */
 		Component(RecordComponent component, Slot slot, boolean optional) throws IllegalAccessException {
 			this.name = component.getName();
+			this.record = component.getDeclaringRecord();
 			this.accessor = MethodHandles.lookup().unreflect(component.getAccessor()).asType(GETTER);
 			this.slot = slot;
 			this.optional = optional;
@@ -127,6 +130,10 @@ final class RecordSchema extends MessageSchema {
 				value = (Object) this.accessor.invokeExact(record);
 			}
 			catch (Throwable ex) {
+				if (!this.record.isInstance(record)) {
+					throw new IllegalArgumentException("a " + record.getClass().getName() + " where a "
+							+ this.record.getName() + " is declared", ex);
+				}
 				throw new IllegalStateException("accessor " + this.name + "() threw", ex);
 			}
 			if (this.optional && value != null) {
