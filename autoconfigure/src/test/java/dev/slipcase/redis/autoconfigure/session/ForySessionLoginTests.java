@@ -8,15 +8,8 @@ import dev.slipcase.redis.serializer.FormatHeader;
 import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.security.authentication.BadCredentialsException;
@@ -31,25 +24,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * request of a page asked for before logging in, the last failed login's exception, the security
  * context, the cart) is written in Fory, read back by the app and by a second app on the same Redis.
  */
-class ForySessionLoginTests {
+class ForySessionLoginTests extends TwoLoginApps {
 
-	private static final RedisServer redis = RedisServers.shared();
-
-	private ConfigurableApplicationContext first;
-
-	private ConfigurableApplicationContext second;
-
-	@BeforeEach
-	void startTwoApps() {
-		redis.command("FLUSHDB");
-		this.first = LoginApp.start(redis, "--slipcase.redis.session.format=fory");
-		this.second = LoginApp.start(redis, "--slipcase.redis.session.format=fory");
-	}
-
-	@AfterEach
-	void stopApps() {
-		this.first.close();
-		this.second.close();
+	@Override
+	String[] arguments() {
+		return new String[] { "--slipcase.redis.session.format=fory" };
 	}
 
 	@Test
@@ -138,15 +117,6 @@ class ForySessionLoginTests {
 			.orElse(null);
 		assertThat(value).as("the session's " + attribute).isNotNull();
 		return value;
-	}
-
-	private Map<byte[], byte[]> sessionHash(LoginBrowser browser) {
-		byte[] key = ("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8);
-		try (RedisConnection connection = this.first.getBean(RedisConnectionFactory.class).getConnection()) {
-			Map<byte[], byte[]> fields = connection.hashCommands().hGetAll(key);
-			assertThat(fields).isNotEmpty();
-			return fields;
-		}
 	}
 
 }

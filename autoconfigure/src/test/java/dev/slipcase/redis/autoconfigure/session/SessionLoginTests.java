@@ -4,13 +4,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
@@ -24,25 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * app on the same Redis reads it, it is smaller than with JDK serialization, and a session Slipcase
  * cannot read is treated as absent.
  */
-class SessionLoginTests {
+class SessionLoginTests extends TwoLoginApps {
 
-	private static final RedisServer redis = RedisServers.shared();
-
-	private ConfigurableApplicationContext first;
-
-	private ConfigurableApplicationContext second;
-
-	@BeforeEach
-	void startTwoApps() {
-		redis.command("FLUSHDB");
-		this.first = LoginApp.start(redis);
-		this.second = LoginApp.start(redis);
-	}
-
-	@AfterEach
-	void stopApps() {
-		this.first.close();
-		this.second.close();
+	@Override
+	String[] arguments() {
+		return new String[0];
 	}
 
 	@Test
@@ -69,21 +50,16 @@ class SessionLoginTests {
 		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
 		browser.logIn("ada", "secret");
 		browser.get("/cart/add?item=book");
-		byte[] key = ("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8);
 		RedisSerializer<Object> slipcase = this.first.getBean("springSessionDefaultRedisSerializer",
 				SessionValueSerializer.class);
 		JdkSerializationRedisSerializer jdk = new JdkSerializationRedisSerializer();
 		long slipcaseBytes = 0;
 		long jdkBytes = 0;
-		try (RedisConnection connection = this.first.getBean(RedisConnectionFactory.class).getConnection()) {
-			Map<byte[], byte[]> fields = connection.hashCommands().hGetAll(key);
-			assertThat(fields).isNotEmpty();
-			for (Map.Entry<byte[], byte[]> field : fields.entrySet()) {
-				Object value = slipcase.deserialize(field.getValue());
-				assertThat(value).isNotSameAs(SessionValueSerializer.UNREADABLE);
-				slipcaseBytes += field.getValue().length;
-				jdkBytes += jdk.serialize(value).length;
-			}
+		for (Map.Entry<byte[], byte[]> field : sessionHash(browser).entrySet()) {
+			Object value = slipcase.deserialize(field.getValue());
+			assertThat(value).isNotSameAs(SessionValueSerializer.UNREADABLE);
+			slipcaseBytes += field.getValue().length;
+			jdkBytes += jdk.serialize(value).length;
 		}
 		double ratio = (double) slipcaseBytes / jdkBytes;
 		System.out.printf("Logged-in session values: Slipcase JSON %d bytes, JDK serialization %d bytes, ratio %.2f%n",
@@ -95,7 +71,7 @@ class SessionLoginTests {
 	void aSessionWithAValueSlipcaseCannotReadIsAbsentNotAnError() throws Exception {
 		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
 		browser.logIn("ada", "secret");
-		byte[] key = ("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8);
+		byte[] key = sessionKey(browser);
 		try (RedisConnection connection = this.first.getBean(RedisConnectionFactory.class).getConnection()) {
 			connection.hashCommands()
 				.hSet(key, "sessionAttr:legacy".getBytes(StandardCharsets.UTF_8),
