@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import dev.slipcase.redis.serializer.TestValues.Node;
 import dev.slipcase.redis.serializer.TestValues.Order;
@@ -21,6 +24,8 @@ import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledForJreRange;
+import org.junit.jupiter.api.condition.JRE;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.core.type.TypeReference;
@@ -115,6 +120,44 @@ class ForyFormatTests {
 		assertThatExceptionOfType(SerializationException.class)
 			.isThrownBy(() -> Buffers.POOLED_HEAP.encode(ForyFormat.of(Headers.class), new Headers(headers)))
 			.withMessageContaining("CaseInsensitiveComparator");
+	}
+
+	@Test
+	@EnabledForJreRange(min = JRE.JAVA_21)
+	void virtualThreadsBorrowPooledInstancesRatherThanMakingOneEach() throws Exception {
+		ForyFormat<Order> format = ForyFormat.of(Order.class);
+		int made = format.instances();
+		int threads = 200;
+		ExecutorService virtualThreads = (ExecutorService) Executors.class.getMethod("newVirtualThreadPerTaskExecutor")
+			.invoke(null);
+		try {
+			List<Future<Order>> reads = new ArrayList<>();
+			for (int i = 0; i < threads; i++) {
+				Order order = TestValues.order(i);
+				reads.add(virtualThreads.submit(() -> Buffers.POOLED_HEAP.with(Buffers.POOLED_HEAP.encode(format, order),
+						format::decode)));
+			}
+			for (int i = 0; i < threads; i++) {
+				assertThat(reads.get(i).get()).isEqualTo(TestValues.order(i));
+			}
+		}
+		finally {
+			virtualThreads.shutdown();
+		}
+		assertThat(format.instances() - made).as("Fory instances made for " + threads + " virtual threads")
+			.isEqualTo(Runtime.getRuntime().availableProcessors());
+	}
+
+	@Test
+	void eachPlatformThreadHasAnInstanceOfItsOwn() throws Exception {
+		ForyFormat<Order> format = ForyFormat.of(Order.class);
+		int made = format.instances();
+		Thread other = new Thread(() -> Buffers.POOLED_HEAP.with(Buffers.POOLED_HEAP.encode(format, TestValues.order(1)),
+				format::decode));
+		other.start();
+		other.join();
+		Buffers.POOLED_HEAP.with(Buffers.POOLED_HEAP.encode(format, TestValues.order(2)), format::decode);
+		assertThat(format.instances() - made).isEqualTo(1);
 	}
 
 	@Test
