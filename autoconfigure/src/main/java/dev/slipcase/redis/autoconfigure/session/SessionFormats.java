@@ -10,6 +10,8 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.slipcase.redis.serializer.ForyFormat;
 import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.fory.resolver.TypeResolver;
 import org.apache.fory.serializer.Serializer;
 import tools.jackson.databind.DefaultTyping;
@@ -71,6 +73,19 @@ public final class SessionFormats {
 			"org.springframework.security.web.savedrequest.SavedCookie",
 			"org.springframework.security.web.csrf.DefaultCsrfToken");
 
+	/**
+	 * Spring Security modules that keep types of their own in a session, which the Fory format
+	 * does not register, each by a class only that module has.
+	 */
+	private static final Map<String, String> UNCOVERED_MODULES = Map.of(
+			"OAuth2 client and login", "org.springframework.security.oauth2.client.OAuth2AuthorizedClient",
+			"OAuth2 authorization server", "org.springframework.security.oauth2.server.authorization.OAuth2Authorization",
+			"SAML2", "org.springframework.security.saml2.provider.service.authentication.Saml2Authentication",
+			"CAS", "org.springframework.security.cas.authentication.CasAuthenticationToken",
+			"LDAP", "org.springframework.security.ldap.userdetails.LdapUserDetailsImpl");
+
+	private static final Log logger = LogFactory.getLog(SessionFormats.class);
+
 	private SessionFormats() {
 	}
 
@@ -115,9 +130,21 @@ public final class SessionFormats {
 		if (!ClassUtils.isPresent(SECURITY_MODULES, classLoader)) {
 			return ForyFormat.of(Object.class, classes);
 		}
+		warnOfUncoveredModules(classLoader);
 		Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures = Security.failures();
 		classes.addAll(failures.keySet());
 		return ForyFormat.of(Object.class, classes, failures);
+	}
+
+	private static void warnOfUncoveredModules(ClassLoader classLoader) {
+		UNCOVERED_MODULES.forEach((module, marker) -> {
+			if (ClassUtils.isPresent(marker, classLoader)) {
+				logger.warn("slipcase.redis.session.format=fory: Spring Security's " + module + " support is on the "
+						+ "class path, and the Fory session format does not register the types it keeps in a session; "
+						+ "a login through it would fail to save its session. Set slipcase.redis.session.format=json "
+						+ "if the application logs users in that way.");
+			}
+		});
 	}
 
 	/** Spring Security's modules and failures; loaded only when Spring Security is present. */

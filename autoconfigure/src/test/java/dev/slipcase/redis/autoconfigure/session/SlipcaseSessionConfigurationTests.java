@@ -9,11 +9,16 @@ import org.apache.fory.Fory;
 import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.asm.ClassWriter;
+import org.springframework.asm.Opcodes;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.LockedException;
@@ -25,6 +30,7 @@ import org.springframework.security.core.userdetails.User;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** When Slipcase serializes Spring Session's values, and how. */
+@ExtendWith(OutputCaptureExtension.class)
 class SlipcaseSessionConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -183,6 +189,43 @@ class SlipcaseSessionConfigurationTests {
 
 	/** A class no allowlist names. */
 	record NotRegistered(String command) {
+	}
+
+	@Test
+	void foryWarnsWhenASpringSecurityModuleItDoesNotCoverIsPresent(CapturedOutput output) {
+		this.runner.withPropertyValues("slipcase.redis.session.format=fory")
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).doesNotContain("slipcase.redis.session.format=fory:");
+		this.runner.withPropertyValues("slipcase.redis.session.format=fory")
+			.withClassLoader(new WithOneMoreClass(getClass().getClassLoader(),
+					"org.springframework.security.oauth2.client.OAuth2AuthorizedClient"))
+			.run((context) -> assertThat(context).hasNotFailed());
+		assertThat(output).contains("slipcase.redis.session.format=fory: Spring Security's OAuth2 client and login")
+			.contains("Set slipcase.redis.session.format=json");
+	}
+
+	/** Its parent's classes, and one more: an empty class of the given name, as if its jar were there. */
+	private static final class WithOneMoreClass extends ClassLoader {
+
+		private final String name;
+
+		WithOneMoreClass(ClassLoader parent, String name) {
+			super(parent);
+			this.name = name;
+		}
+
+		@Override
+		protected Class<?> findClass(String requested) throws ClassNotFoundException {
+			if (!requested.equals(this.name)) {
+				throw new ClassNotFoundException(requested);
+			}
+			ClassWriter writer = new ClassWriter(0);
+			writer.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, requested.replace('.', '/'), null, "java/lang/Object", null);
+			writer.visitEnd();
+			byte[] bytes = writer.toByteArray();
+			return defineClass(requested, bytes, 0, bytes.length);
+		}
+
 	}
 
 }
