@@ -63,11 +63,11 @@ public final class ForyFormat<T> implements TaggedFormat<T> {
 
 	private static final int MAX_DEPTH = 64;
 
+	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
+
 	private final Type type;
 
 	private final Class<?> rawType;
-
-	private static final @Nullable MethodHandle IS_VIRTUAL = isVirtualHandle();
 
 	private final Function<ForyBuilder, Fory> configure;
 

@@ -33,7 +33,7 @@ class ForySessionLoginTests extends TwoLoginApps {
 
 	@Test
 	void aPageAskedForBeforeLoggingInIsSavedAndTheLoginReturnsToIt() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		HttpResponse<String> beforeLogin = browser.get("/cart/add?item=book");
 		assertThat(beforeLogin.statusCode()).isEqualTo(302);
 		assertThat(sessionValue(browser, "SPRING_SECURITY_SAVED_REQUEST")).isInstanceOf(DefaultSavedRequest.class);
@@ -49,14 +49,12 @@ class ForySessionLoginTests extends TwoLoginApps {
 		assertThat(context[1]).isEqualTo((byte) FormatHeader.FORY);
 		assertThat(sessionValue(browser, "SPRING_SECURITY_CONTEXT")).isInstanceOf(SecurityContextImpl.class);
 
-		LoginBrowser sameCookieOnTheOtherApp = browser.on(LoginApp.port(this.second));
-		assertThat(sameCookieOnTheOtherApp.get("/me").body()).isEqualTo("ada");
-		assertThat(sameCookieOnTheOtherApp.get("/cart/add?item=pen").body()).isEqualTo("2 item(s)");
+		assertTheSecondAppCarriesOnTheSession(browser);
 	}
 
 	@Test
 	void aFailedLoginKeepsItsErrorInTheSessionAndTheNextOneSucceeds() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		HttpResponse<String> failed = browser.submitLogin("ada", "wrong");
 		assertThat(failed.headers().firstValue("Location")).hasValueSatisfying(
 				(location) -> assertThat(location).endsWith("/login?error"));
@@ -66,7 +64,7 @@ class ForySessionLoginTests extends TwoLoginApps {
 			.doesNotContain("wrong")
 			.doesNotContain("ProviderManager");
 		// the other app reads the session with the exception in it (an unreadable one would be deleted)
-		assertThat(browser.on(LoginApp.port(this.second)).get("/login?error").body()).contains("Invalid credentials");
+		assertThat(theSameCookiesOnTheSecondApp(browser).get("/login?error").body()).contains("Invalid credentials");
 		assertThat(redis.command("EXISTS", "spring:session:sessions:" + browser.sessionId())).isEqualTo(1L);
 
 		browser.logIn("ada", "secret");
@@ -75,7 +73,7 @@ class ForySessionLoginTests extends TwoLoginApps {
 
 	@Test
 	void theSessionIsSmallerThanWithJsonOrJdkSerialization() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		browser.logIn("ada", "secret");
 		browser.get("/cart/add?item=book");
 		SlipcaseSerializerFamily family = this.first.getBean(SlipcaseSerializerFamily.class);

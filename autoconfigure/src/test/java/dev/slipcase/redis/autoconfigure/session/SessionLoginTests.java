@@ -28,7 +28,7 @@ class SessionLoginTests extends TwoLoginApps {
 
 	@Test
 	void aLoggedInSessionIsStoredAsJsonAndReadByAnotherApp() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		browser.logIn("ada", "secret");
 		assertThat(browser.get("/cart/add?item=book").body()).isEqualTo("1 item(s)");
 		assertThat(browser.get("/me").body()).isEqualTo("ada");
@@ -40,14 +40,12 @@ class SessionLoginTests extends TwoLoginApps {
 			.doesNotContain("secret");
 		assertThat((String) redis.command("HGET", sessionKey, "sessionAttr:cart")).contains("book");
 
-		LoginBrowser sameCookieOnTheOtherApp = browser.on(LoginApp.port(this.second));
-		assertThat(sameCookieOnTheOtherApp.get("/me").body()).isEqualTo("ada");
-		assertThat(sameCookieOnTheOtherApp.get("/cart/add?item=pen").body()).isEqualTo("2 item(s)");
+		assertTheSecondAppCarriesOnTheSession(browser);
 	}
 
 	@Test
 	void theSessionIsSmallerThanWithJdkSerialization() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		browser.logIn("ada", "secret");
 		browser.get("/cart/add?item=book");
 		RedisSerializer<Object> slipcase = this.first.getBean("springSessionDefaultRedisSerializer",
@@ -69,7 +67,7 @@ class SessionLoginTests extends TwoLoginApps {
 
 	@Test
 	void aSessionWithAValueSlipcaseCannotReadIsAbsentNotAnError() throws Exception {
-		LoginBrowser browser = new LoginBrowser(LoginApp.port(this.first));
+		LoginBrowser browser = browserOnTheFirstApp();
 		browser.logIn("ada", "secret");
 		byte[] key = sessionKey(browser);
 		try (RedisConnection connection = this.first.getBean(RedisConnectionFactory.class).getConnection()) {

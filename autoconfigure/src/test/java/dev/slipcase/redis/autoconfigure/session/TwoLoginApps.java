@@ -42,6 +42,26 @@ abstract class TwoLoginApps {
 		this.second.close();
 	}
 
+	/** A browser on the first app, with no cookies yet. */
+	LoginBrowser browserOnTheFirstApp() {
+		return new LoginBrowser(LoginApp.port(this.first));
+	}
+
+	/** {@code browser}'s cookies on the second app. */
+	LoginBrowser theSameCookiesOnTheSecondApp(LoginBrowser browser) {
+		return browser.on(LoginApp.port(this.second));
+	}
+
+	/**
+	 * Checks that the second app carries on {@code browser}'s session, which the first logged in as
+	 * {@code ada} with one item in the cart: it knows the user and adds a second item.
+	 */
+	void assertTheSecondAppCarriesOnTheSession(LoginBrowser browser) throws Exception {
+		LoginBrowser onTheSecondApp = theSameCookiesOnTheSecondApp(browser);
+		assertThat(onTheSecondApp.get("/me").body()).isEqualTo("ada");
+		assertThat(onTheSecondApp.get("/cart/add?item=pen").body()).isEqualTo("2 item(s)");
+	}
+
 	/** The Redis key of {@code browser}'s session. */
 	static byte[] sessionKey(LoginBrowser browser) {
 		return ("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8);
