@@ -41,7 +41,7 @@ public final class ServerCeilingReport {
 	}
 
 	private static Row run(RedisServer server, int size, int clients, int requests) {
-		List<String> command = List.of("redis-benchmark", "-h", server.endpoint().host(), "-p",
+		List<String> command = List.of(RedisServers.benchmarkBinary().toString(), "-h", server.endpoint().host(), "-p",
 				Integer.toString(server.endpoint().port()), "-t", "set,get", "-d", Integer.toString(size), "-c",
 				Integer.toString(clients), "-n", Integer.toString(requests), "--csv");
 		try {
@@ -53,7 +53,7 @@ public final class ServerCeilingReport {
 			return new Row(size, clients, rate(output, "SET"), rate(output, "GET"), String.join(" ", command));
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("Could not run redis-benchmark (apt-get install redis-tools)", ex);
+			throw new UncheckedIOException("Could not run " + command.get(0), ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
+import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import org.junit.jupiter.api.AfterEach;
@@ -123,7 +124,7 @@ class ShardedIncrementCrashTests {
 	}
 
 	private Process startRedis(int port) throws IOException, InterruptedException {
-		Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(port), "--bind", "127.0.0.1",
+		Process process = new ProcessBuilder(RedisServers.serverBinary().toString(), "--port", Integer.toString(port), "--bind", "127.0.0.1",
 				"--appendonly", "yes", "--appendfsync", "always", "--save", "", "--dir", this.directory.toString())
 			.redirectErrorStream(true)
 			.redirectOutput(this.directory.resolve("redis.log").toFile())

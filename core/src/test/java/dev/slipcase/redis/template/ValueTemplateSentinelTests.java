@@ -51,7 +51,7 @@ class ValueTemplateSentinelTests {
 		Path config = directory.resolve("sentinel.conf");
 		Files.writeString(config, "port " + sentinelPort + "\nbind 127.0.0.1\ndir " + directory + "\n"
 				+ "sentinel monitor mymaster " + master.endpoint().host() + " " + master.endpoint().port() + " 1\n");
-		String binary = System.getenv().getOrDefault("SLIPCASE_REDIS_SERVER", "redis-server");
+		String binary = RedisServers.serverBinary().toString();
 		sentinel = new ProcessBuilder(binary, config.toString(), "--sentinel").directory(directory.toFile())
 			.redirectErrorStream(true)
 			.redirectOutput(directory.resolve("sentinel.log").toFile())

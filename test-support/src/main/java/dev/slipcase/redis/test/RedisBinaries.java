@@ -8,10 +8,12 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds the {@code redis-server} and {@code redis-cli} binaries: {@code SLIPCASE_REDIS_SERVER}
- * (and {@code SLIPCASE_REDIS_CLI}) when set, otherwise the {@code PATH}. A {@code redis-cli} next
- * to an overridden {@code redis-server} is preferred over the one on the {@code PATH}, so that a
- * cluster is created by the matching version.
+ * Finds the {@code redis-server}, {@code redis-cli} and {@code redis-benchmark} binaries:
+ * {@code SLIPCASE_REDIS_SERVER} (and {@code SLIPCASE_REDIS_CLI}) when set, otherwise the
+ * {@code PATH}, otherwise Debian 12's Redis 7.0 that {@link FetchedServerBinaries} fetches into
+ * the cache; the {@code PATH} is skipped when {@link SystemBinaries#ignored()}. A tool next to the
+ * server binary is preferred over the one on the {@code PATH}, so that a cluster is created by the
+ * matching version.
  */
 final class RedisBinaries {
 
@@ -23,28 +25,38 @@ final class RedisBinaries {
 	}
 
 	/**
-	 * The {@code redis-server} to start, or empty when there is none.
-	 * @throws IllegalStateException when {@code SLIPCASE_REDIS_SERVER} names a file that cannot run
+	 * The {@code redis-server} to start, fetched when the machine has none.
+	 * @throws IllegalStateException when {@code SLIPCASE_REDIS_SERVER} names a file that cannot run,
+	 * or when fetching fails (saying what failed)
 	 */
-	static Optional<Path> server() {
+	static Path server() {
 		String override = setting(SERVER_VARIABLE);
 		if (override != null) {
-			return Optional.of(executable(Path.of(override), SERVER_VARIABLE));
+			return executable(Path.of(override), SERVER_VARIABLE);
 		}
-		return onPath("redis-server");
+		return system("redis-server").orElseGet(FetchedServerBinaries::redis7);
 	}
 
-	/** The {@code redis-cli} to use with the given server binary, or empty when there is none. */
-	static Optional<Path> cli(Path server) {
+	/** The {@code redis-cli} to use with the given server binary. */
+	static Path cli(Path server) {
 		String override = setting(CLI_VARIABLE);
 		if (override != null) {
-			return Optional.of(executable(Path.of(override), CLI_VARIABLE));
+			return executable(Path.of(override), CLI_VARIABLE);
 		}
-		Path sibling = server.resolveSibling("redis-cli");
+		return tool(server, "redis-cli");
+	}
+
+	/** The {@code redis-benchmark} to use with the given server binary. */
+	static Path benchmark(Path server) {
+		return tool(server, "redis-benchmark");
+	}
+
+	private static Path tool(Path server, String name) {
+		Path sibling = server.resolveSibling(name);
 		if (Files.isExecutable(sibling)) {
-			return Optional.of(sibling);
+			return sibling;
 		}
-		return onPath("redis-cli");
+		return system(name).orElseGet(() -> FetchedServerBinaries.fetched("redis-7/" + name));
 	}
 
 	static @Nullable String setting(String name) {
@@ -59,9 +71,10 @@ final class RedisBinaries {
 		return path;
 	}
 
-	private static Optional<Path> onPath(String name) {
+	/** The binary of that name on the {@code PATH}, unless the system's binaries are ignored. */
+	private static Optional<Path> system(String name) {
 		String path = System.getenv("PATH");
-		if (path == null) {
+		if (path == null || SystemBinaries.ignored()) {
 			return Optional.empty();
 		}
 		for (String dir : path.split(File.pathSeparator)) {

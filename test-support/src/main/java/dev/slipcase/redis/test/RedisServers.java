@@ -1,20 +1,22 @@
 package dev.slipcase.redis.test;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.Optional;
 
 /**
  * Finds or starts a real Redis for a test, in this order:
  * <ol>
  * <li>the server named by {@code SLIPCASE_REDIS_URL} ({@code redis://[:password@]host:port});</li>
  * <li>a {@code redis:7} container, when a Docker engine answers;</li>
- * <li>the {@code redis-server} binary ({@code SLIPCASE_REDIS_SERVER}, else the {@code PATH}) on a
- * free loopback port, in its own temporary directory, with persistence off;</li>
- * <li>otherwise the test fails with a message saying how to get a Redis. Tests that need Redis
- * never skip.</li>
+ * <li>the {@code redis-server} binary ({@code SLIPCASE_REDIS_SERVER}, else the {@code PATH}, else
+ * Debian 12's Redis 7.0 fetched into the cache) on a free loopback port, in its own temporary
+ * directory, with persistence off;</li>
+ * <li>when even the fetch fails, the test fails with a message saying what failed and how else to
+ * get a Redis. Tests that need Redis never skip.</li>
  * </ol>
- * Clusters come from {@code SLIPCASE_REDIS_CLUSTER_URL} (comma-separated seeds) or are started
- * from the local binary with {@code redis-cli --cluster create}.
+ * With {@link SystemBinaries#IGNORE_VARIABLE} set, the Docker engine and the {@code PATH} are
+ * skipped. Clusters come from {@code SLIPCASE_REDIS_CLUSTER_URL} (comma-separated seeds) or are
+ * started from the local binary with {@code redis-cli --cluster create}.
  * <p>
  * The shared server and cluster are started on first use and stopped when the JVM exits; servers
  * from {@link #start()} and {@link #startCluster()} belong to the caller, who closes them.
@@ -27,11 +29,11 @@ public final class RedisServers {
 	/** Environment variable (or system property) naming an external cluster's seeds. */
 	public static final String CLUSTER_URL_VARIABLE = "SLIPCASE_REDIS_CLUSTER_URL";
 
-	static final String HOW_TO_GET_REDIS = "Install redis-server and redis-tools (Debian/Ubuntu: "
-			+ "'apt-get install redis-server redis-tools'; macOS: 'brew install redis'), start a Docker engine "
-			+ "(the fixture then runs " + ContainerRedisServer.IMAGE + " with Testcontainers), or set "
-			+ URL_VARIABLE + "=redis://host:port to use a running server. " + RedisBinaries.SERVER_VARIABLE
-			+ "=/path/to/redis-server selects another binary.";
+	static final String HOW_TO_GET_REDIS = "Without a redis-server on the PATH the fixture fetches Debian 12's "
+			+ "Redis 7.0 into " + SystemBinaries.cache() + "/servers with .ci/fetch-redis (it needs apt-get and the "
+			+ "network to Debian's archive); or install redis-server and redis-tools, start a Docker engine, set "
+			+ URL_VARIABLE + "=redis://host:port to use a running server, or " + RedisBinaries.SERVER_VARIABLE
+			+ "=/path/to/redis-server to select another binary.";
 
 	private static RedisServer shared;
 
@@ -66,15 +68,31 @@ public final class RedisServers {
 		if (url != null) {
 			return new ExternalRedisServer(RedisEndpoint.parse(url));
 		}
-		if (ContainerRedisServer.isDockerAvailable()) {
+		if (!SystemBinaries.ignored() && ContainerRedisServer.isDockerAvailable()) {
 			return ContainerRedisServer.start();
 		}
-		Optional<Path> binary = RedisBinaries.server();
-		if (binary.isPresent()) {
-			return LocalRedisServer.start(binary.get());
+		return LocalRedisServer.start(serverBinary());
+	}
+
+	/**
+	 * The {@code redis-server} binary the fixture starts local servers from: the one named by
+	 * {@code SLIPCASE_REDIS_SERVER}, else the {@code PATH}'s, else a fetched Redis 7.0, for tests
+	 * that start a server process of their own (with a sentinel, or to {@code kill -9} it).
+	 * @throws IllegalStateException when none can be had, saying what failed and how to get one
+	 */
+	public static Path serverBinary() {
+		try {
+			return RedisBinaries.server();
 		}
-		throw new IllegalStateException("No Redis server for the tests: no " + URL_VARIABLE
-				+ ", no Docker engine and no redis-server on the PATH. " + HOW_TO_GET_REDIS);
+		catch (IllegalStateException | UncheckedIOException ex) {
+			throw new IllegalStateException("No Redis server for the tests: " + ex.getMessage() + " "
+					+ HOW_TO_GET_REDIS, ex);
+		}
+	}
+
+	/** The {@code redis-benchmark} that matches {@link #serverBinary()}. */
+	public static Path benchmarkBinary() {
+		return RedisBinaries.benchmark(serverBinary());
 	}
 
 	/**
@@ -95,34 +113,29 @@ public final class RedisServers {
 
 	/**
 	 * A Redis 8.0 server of the caller's own (hash-field expiration: {@code HSETEX},
-	 * {@code HGETEX}, {@code HGETDEL}), from Debian 13's package; see {@link NewerServerBinaries}
+	 * {@code HGETEX}, {@code HGETDEL}), from Debian 13's package; see {@link FetchedServerBinaries}
 	 * for where the binary comes from.
 	 */
 	public static RedisServer startRedis80() {
-		return LocalRedisServer.start(NewerServerBinaries.redis8());
+		return LocalRedisServer.start(FetchedServerBinaries.redis8());
 	}
 
 	/**
 	 * A Valkey 8.0 server of the caller's own (no hash-field expiration), from
-	 * bookworm-backports; see {@link NewerServerBinaries} for where the binary comes from.
+	 * bookworm-backports; see {@link FetchedServerBinaries} for where the binary comes from.
 	 */
 	public static RedisServer startValkey80() {
-		return LocalRedisServer.start(NewerServerBinaries.valkey8());
+		return LocalRedisServer.start(FetchedServerBinaries.valkey8());
 	}
 
 	/**
 	 * A three-master cluster with one replica per master, of the caller's own, for failover tests:
 	 * always local processes, which the test can reshard and kill; the caller closes it.
-	 * @throws IllegalStateException when no redis-server and redis-cli are on the PATH
+	 * @throws IllegalStateException when no redis-server can be had, saying what failed
 	 */
 	public static RedisCluster startClusterWithReplicas() {
-		Path server = RedisBinaries.server()
-			.orElseThrow(() -> new IllegalStateException("No redis-server on the PATH for a cluster with replicas. "
-					+ HOW_TO_GET_REDIS));
-		Path cli = RedisBinaries.cli(server)
-			.orElseThrow(() -> new IllegalStateException("No redis-cli next to " + server + " or on the PATH. "
-					+ HOW_TO_GET_REDIS));
-		return LocalRedisCluster.start(server, cli, 1);
+		Path server = serverBinary();
+		return LocalRedisCluster.start(server, RedisBinaries.cli(server), 1);
 	}
 
 	/**
@@ -134,16 +147,8 @@ public final class RedisServers {
 		if (urls != null) {
 			return new ExternalRedisCluster(urls);
 		}
-		Optional<Path> server = RedisBinaries.server();
-		if (server.isEmpty()) {
-			throw new IllegalStateException("No Redis Cluster for the tests: the cluster fixture starts local "
-					+ "redis-server processes and none is on the PATH (a Docker engine alone is not enough), and "
-					+ CLUSTER_URL_VARIABLE + " is not set. " + HOW_TO_GET_REDIS);
-		}
-		Path cli = RedisBinaries.cli(server.get())
-			.orElseThrow(() -> new IllegalStateException("No redis-cli next to " + server.get()
-					+ " or on the PATH to create the cluster with. " + HOW_TO_GET_REDIS));
-		return LocalRedisCluster.start(server.get(), cli);
+		Path server = serverBinary();
+		return LocalRedisCluster.start(server, RedisBinaries.cli(server));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisClient;
@@ -60,7 +61,7 @@ class RedisServersTests {
 
 	@Test
 	void closedServerIsGone() {
-		LocalRedisServer server = (LocalRedisServer) RedisServers.start(RedisBinaries.server().orElseThrow());
+		LocalRedisServer server = (LocalRedisServer) RedisServers.start(RedisServers.serverBinary());
 		int registered = StartedServers.count();
 		assertThat(server.isRunning()).isTrue();
 		assertThat(Files.isDirectory(server.directory())).isTrue();
@@ -122,8 +123,28 @@ class RedisServersTests {
 	}
 
 	@Test
+	void withTheSystemsBinariesIgnoredTheServerIsDebian12sRedis70FetchedIntoTheCache() {
+		System.setProperty(SystemBinaries.IGNORE_VARIABLE, "true");
+		try {
+			Path binary = RedisServers.serverBinary();
+			assertThat(binary).startsWith(SystemBinaries.cache()).endsWith(Path.of("redis-7", "redis-server"));
+			try (RedisServer fetched = RedisServers.start()) {
+				assertThat(fetched).isInstanceOf(LocalRedisServer.class);
+				assertThat(fetched.version()).startsWith("7.0.");
+				fetched.command("SET", "fetched", "yes");
+				assertThat(fetched.command("GET", "fetched")).isEqualTo("yes");
+			}
+			assertThat(RedisServers.benchmarkBinary()).isEqualTo(binary.resolveSibling("redis-benchmark"));
+		}
+		finally {
+			System.clearProperty(SystemBinaries.IGNORE_VARIABLE);
+		}
+	}
+
+	@Test
 	void missingServerMessageSaysHowToGetOne() {
-		assertThat(RedisServers.HOW_TO_GET_REDIS).contains("apt-get install redis-server")
+		assertThat(RedisServers.HOW_TO_GET_REDIS).contains(".ci/fetch-redis")
+			.contains("redis-server and redis-tools")
 			.contains("Docker")
 			.contains(RedisServers.URL_VARIABLE)
 			.contains(RedisBinaries.SERVER_VARIABLE);
