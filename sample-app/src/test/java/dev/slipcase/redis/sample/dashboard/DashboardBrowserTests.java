@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.logging.Level;
 
 import dev.slipcase.redis.sample.SampleWebTests;
+import dev.slipcase.redis.test.HeadlessChromium;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,15 +30,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The savings dashboard in a real headless browser (Debian's {@code chromium} driven through
- * {@code chromium-driver} by Selenium): it loads without a console error, its SVG charts have
+ * {@code chromium-driver} by Selenium; installed, or fetched into the cache by
+ * {@link HeadlessChromium}): it loads without a console error, its SVG charts have
  * bars, and the button runs the memory comparison and shows the result. Leaves a screenshot in
  * {@code target/dashboard.png} (the one in {@code docs/images} was taken by this test).
  */
 class DashboardBrowserTests extends SampleWebTests {
-
-	private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-
-	private static final Path DRIVER = Path.of("/usr/bin/chromedriver");
 
 	/** The colour of Slipcase's bars, {@code SavingsCharts}'s green. */
 	private static final String SLIPCASE_FILL = "rgb(43,122,75)";
@@ -52,14 +50,12 @@ class DashboardBrowserTests extends SampleWebTests {
 
 	@BeforeEach
 	void openBrowser() {
-		assertThat(CHROMIUM).as("Debian's chromium (apt-get install chromium chromium-driver; .ci/run does)")
-			.isExecutable();
-		assertThat(DRIVER).as("Debian's chromium-driver (apt-get install chromium-driver)").isExecutable();
+		HeadlessChromium chromium = HeadlessChromium.find();
 		ChromeOptions options = new ChromeOptions();
-		options.setBinary(CHROMIUM.toFile());
+		options.setBinary(chromium.binary().toFile());
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1560");
 		options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
-		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile())
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(chromium.driver().toFile())
 			.usingAnyFreePort()
 			.build();
 		this.browser = new ChromeDriver(service, options);
