@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.slipcase.redis.charts.ChartFonts;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.CategoryAxis;
@@ -30,6 +31,12 @@ public final class BarCharts {
 	private static final int WIDTH = 900;
 
 	private static final int HEIGHT = 480;
+
+	static {
+		// before JFreeChart's first font: DejaVu Sans from the build, so that a machine without
+		// fontconfig or fonts renders the charts too
+		ChartFonts.install();
+	}
 
 	private BarCharts() {
 	}

@@ -7,6 +7,7 @@ import java.text.DecimalFormat;
 import java.util.Arrays;
 import java.util.Map;
 
+import dev.slipcase.redis.charts.ChartFonts;
 import org.jfree.chart.ChartFactory;
 import org.jfree.chart.JFreeChart;
 import org.jfree.chart.axis.LogAxis;
@@ -34,6 +35,12 @@ final class SavingsCharts {
 	private static final Color PLAIN_COLOR = new Color(0x9AA5B1);
 
 	private static final Color SLIPCASE_COLOR = new Color(0x2B7A4B);
+
+	static {
+		// before JFreeChart's first font: DejaVu Sans from the build, so that a machine without
+		// fontconfig or fonts renders the charts too
+		ChartFonts.install();
+	}
 
 	private SavingsCharts() {
 	}
