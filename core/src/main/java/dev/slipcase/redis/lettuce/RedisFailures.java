@@ -6,6 +6,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
@@ -43,6 +44,22 @@ public final class RedisFailures {
 			current = current.getCause();
 		}
 		return current;
+	}
+
+	/**
+	 * Whether {@code failure} is Redis' word that a {@code MULTI} block was not applied at all:
+	 * {@code EXECABORT} (a queued command was refused, as a moved slot's {@code MOVED} is) or a
+	 * redirection of {@code EXEC} itself. Any other failure of a block, such as the
+	 * {@code ERR EXEC without MULTI} of a lone {@code EXEC}, says nothing of whether it ran.
+	 * @param failure the failure of a block's {@code EXEC}, possibly wrapped by a future; never {@code null}
+	 */
+	public static boolean isBlockNotApplied(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		if (!(cause instanceof RedisCommandExecutionException) || cause.getMessage() == null) {
+			return false;
+		}
+		String message = cause.getMessage();
+		return message.startsWith("EXECABORT") || message.startsWith("MOVED ") || message.startsWith("ASK ");
 	}
 
 	/**

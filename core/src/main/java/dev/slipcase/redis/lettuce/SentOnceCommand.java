@@ -69,6 +69,16 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		super.encode(buf);
 	}
 
+	/**
+	 * Reads the reply with {@code output} from now on, still through the watch that swallows a
+	 * replaced command's reply: Lettuce gives {@code EXEC} the output of its transaction this way
+	 * when it dispatches it.
+	 */
+	@Override
+	public void setOutput(CommandOutput<K, V, T> output) {
+		this.output.delegate = output;
+	}
+
 	@Override
 	public void complete() {
 		if (this.output.discarding) {
@@ -86,7 +96,7 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	 */
 	private static final class RedirectWatchingOutput<K, V, T> extends CommandOutput<K, V, T> {
 
-		private final CommandOutput<K, V, T> delegate;
+		private CommandOutput<K, V, T> delegate;
 
 		private boolean redirected;
 

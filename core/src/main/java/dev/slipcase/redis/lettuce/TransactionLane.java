@@ -12,9 +12,9 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.output.MultiOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
@@ -27,9 +27,10 @@ import io.lettuce.core.protocol.RedisCommand;
  * interleaving. On a cluster, a block goes to the master of its key's slot, over the node
  * connections of a cluster connection of the lane's own; a block whose slot has moved fails
  * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
- * another way. Every command of a block, {@code MULTI} included, is a {@link SentOnceCommand}: after
- * a reconnect, Lettuce's replay of a block whose replies were lost applies nothing, and the block
- * fails. Thread-safe.
+ * another way. Every command of a block, {@code MULTI} and {@code EXEC} included, is a
+ * {@link SentOnceCommand}: after a reconnect, Lettuce's replay of a block whose replies were lost
+ * applies nothing, and the block fails with an {@link UnacknowledgedWriteException} (applied or not:
+ * unknown). Thread-safe.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -58,8 +59,9 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		RedisCodec<K, V> codec = this.connections.codec();
 		AsyncCommand<K, V, String> multi = SentOnceCommand.of(CommandType.MULTI, new StatusOutput<>(codec),
 				new CommandArgs<>(codec));
-		AsyncCommand<K, V, TransactionResult> exec = new AsyncCommand<>(
-				new Command<>(CommandType.EXEC, null, new CommandArgs<>(codec)));
+		// Lettuce replaces the output with the transaction's own when it dispatches EXEC
+		AsyncCommand<K, V, TransactionResult> exec = SentOnceCommand.of(CommandType.EXEC, new MultiOutput<>(codec),
+				new CommandArgs<>(codec));
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
 		block.addAll(commands);

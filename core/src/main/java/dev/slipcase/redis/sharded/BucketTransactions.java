@@ -11,7 +11,6 @@ import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerListOutput;
@@ -87,8 +86,10 @@ final class BucketTransactions {
 			CompletableFuture<TransactionResult> result = results.get(block);
 			if (result.isCompletedExceptionally()) {
 				Throwable failure = RedisFailures.unwrap(result.handle((ok, ex) -> ex).join());
-				if (!(failure instanceof RedisCommandExecutionException)) {
-					// the connection failed or timed out: whether the block ran is unknown
+				if (!RedisFailures.isBlockNotApplied(failure)) {
+					// the connection failed or timed out, the reply was lost (a replay of a block
+					// that may have run), or EXEC was refused for another reason: whether the block
+					// ran is unknown, so it is never written another way
 					throw RedisFailures.translate(failure, action);
 				}
 				for (int position : blocks.positions(block)) {
