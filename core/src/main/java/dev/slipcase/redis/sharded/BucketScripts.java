@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * hash tag, so it runs on one cluster node, atomically.
  * Each call returns the script's raw reply, the very future that cancelling cancels the call;
  * {@code written}, {@code values} and {@code incremented} read the reply once it is there. Longer
- * than most classes because it holds the Lua source of five scripts, each next to its layout.
+ * than most classes because it holds the Lua source of six scripts, each next to its layout.
  */
 final class BucketScripts {
 
@@ -314,6 +314,44 @@ final class BucketScripts {
 			return {1, value}
 			""");
 
+	/**
+	 * Sets the TTL of one key where its value lives, in one atomic step, so that no write between a
+	 * read and a write-back is undone: a value in its field gets a field TTL where the server expires
+	 * hash fields, else moves to its overflow key with the TTL (the marker in its field, as
+	 * {@link #SET} does with a TTL); a value in its overflow key (behind the marker, or alone when the
+	 * field name is too long) gets the TTL there, and its marker too where fields expire. KEYS: the
+	 * bucket, the overflow key. ARGV: 1 the field (empty when it does not fit a compact hash), 2 TTL
+	 * ms, 3 the marker, 4 bucket TTL ms (0 = none), 5 {@code 1} when the server expires hash fields,
+	 * 6 {@code 1} when a value may move to its overflow key for its TTL. Returns 1 when the key had a
+	 * value and got the TTL, 0 when it had none, -1 when it would have to move and may not (nothing
+	 * changed).
+	 */
+	private static final LuaScript EXPIRE = LuaScript.of("""
+			local field = ARGV[1]
+			local ttl = ARGV[2]
+			local marker = ARGV[3]
+			local bucketTtl = tonumber(ARGV[4])
+			local hfe = ARGV[5] == '1'
+			if field ~= '' then
+			  local current = redis.call('HGET', KEYS[1], field)
+			  if not current then return 0 end
+			  if current ~= marker then
+			    if hfe then
+			      return redis.call('HPEXPIRE', KEYS[1], ttl, 'FIELDS', 1, field)[1] == 1 and 1 or 0
+			    end
+			    if ARGV[6] ~= '1' then return -1 end
+			    if string.byte(current, 1) == 247 then current = string.sub(current, 2) end
+			    redis.call('SET', KEYS[2], current, 'PX', ttl)
+			    redis.call('HSET', KEYS[1], field, marker)
+			    if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
+			    return 1
+			  end
+			  if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+			  if hfe then redis.call('HPEXPIRE', KEYS[1], ttl, 'FIELDS', 1, field) end
+			end
+			return redis.call('PEXPIRE', KEYS[2], ttl)
+			""");
+
 	private BucketScripts() {
 	}
 
@@ -402,6 +440,22 @@ final class BucketScripts {
 					.addValue(FieldValues.OVERFLOW)
 					.addValue(decimal(limits.maxValueBytes()))
 					.addValue(limits.fieldExpiry() ? ONE : ZERO));
+	}
+
+	/**
+	 * Adds {@link #EXPIRE} of one key: 1 when it had a value and got the TTL, 0 when it had none, -1
+	 * when its value would have to move to its overflow key and {@code mayMove} is {@code false}.
+	 */
+	static CompletableFuture<Long> expire(Pipeline<byte[], byte[]> pipeline, Location location, long ttlMillis,
+			long bucketTtlMillis, ServerLimits limits, boolean mayMove) {
+		return pipeline.script(EXPIRE, () -> new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+				List.of(location.bucket(), location.overflow()),
+				(argv) -> argv.addValue(location.fieldFits() ? location.field() : new byte[0])
+					.addValue(decimal(ttlMillis))
+					.addValue(FieldValues.OVERFLOW)
+					.addValue(decimal(bucketTtlMillis))
+					.addValue(limits.fieldExpiry() ? ONE : ZERO)
+					.addValue(mayMove ? ONE : ZERO));
 	}
 
 	/** The new value of an {@link #increment} reply as text, or {@code null} when the bucket was full. */

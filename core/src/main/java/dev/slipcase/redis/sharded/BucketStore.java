@@ -225,32 +225,20 @@ final class BucketStore {
 		return ttl;
 	}
 
-	/** Sets a TTL on an existing key, as {@link ShardedTemplate#expire} describes it. */
+	/**
+	 * Sets a TTL on an existing key, as {@link ShardedTemplate#expire} describes it: one script,
+	 * so that a write racing it (a set, an increment, a delete) is never undone by a write-back of
+	 * what was read before it.
+	 */
 	boolean expire(String key, Duration ttl) {
 		Location location = locate(key);
-		switch (place(location)) {
-			case OVERFLOW:
-				if (location.fieldFits() && this.limits.fieldExpiry()) {
-					// the marker expires with its overflow key
-					this.redis.call(BinaryCommands.hpexpire(location.bucket(), ttl.toMillis(), location.field()), "expire",
-							key);
-				}
-				return this.redis.call(BinaryCommands.pexpire(location.overflow(), ttl.toMillis()), "expire", key);
-			case BUCKET:
-				if (this.limits.fieldExpiry()) {
-					List<Long> reply = this.redis.call(BinaryCommands.hpexpire(location.bucket(), ttl.toMillis(),
-							location.field()), "expire", key);
-					return !reply.isEmpty() && reply.get(0) == 1;
-				}
-				byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", key);
-				if (field == null || FieldValues.isOverflow(field)) {
-					return false;
-				}
-				write(List.of(location), List.of(FieldValues.decode(field)), false, TtlMode.SET, ttl);
-				return true;
-			default:
-				return false;
+		boolean mayMove = this.namespace.ttlFallback() == TtlFallback.PLAIN_KEY;
+		long reply = alone((pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
+				this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key);
+		if (reply == -1) {
+			throw this.writes.ttlRefused();
 		}
+		return reply == 1;
 	}
 
 	/** Removes the TTL of {@code key}; whether it had one. */

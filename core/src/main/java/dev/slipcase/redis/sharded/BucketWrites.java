@@ -63,9 +63,7 @@ final class BucketWrites {
 	 */
 	boolean[] write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
 		if (ttlMode == TtlMode.SET && !this.limits.fieldExpiry() && this.namespace.ttlFallback() == TtlFallback.REFUSE) {
-			throw new UnsupportedOperationException("Namespace '" + this.namespace.name() + "' refuses per-key TTLs "
-					+ "on " + this.limits + ": the server cannot expire hash fields (HPEXPIRE needs Redis 7.4+). "
-					+ "Use ttlFallback PLAIN_KEY, a bucket TTL, or a newer server.");
+			throw ttlRefused();
 		}
 		int n = locations.size();
 		List<Place> places = new ArrayList<>(n);
@@ -160,6 +158,13 @@ final class BucketWrites {
 	/** The most fields the bucket of {@code location} may hold: the server's limit for a hashed bucket, else none (0). */
 	int entryLimit(Location location) {
 		return location.bucketName().startsWith(this.hashedBucketPrefix) ? this.limits.maxEntries() : 0;
+	}
+
+	/** Why a per-key TTL is refused: the server cannot expire fields and the namespace's {@link TtlFallback} is REFUSE. */
+	UnsupportedOperationException ttlRefused() {
+		return new UnsupportedOperationException("Namespace '" + this.namespace.name() + "' refuses per-key TTLs on "
+				+ this.limits + ": the server cannot expire hash fields (HPEXPIRE needs Redis 7.4+). "
+				+ "Use ttlFallback PLAIN_KEY, a bucket TTL, or a newer server.");
 	}
 
 	/** The TTL every write gives the bucket and its overflow keys, 0 for none. */
