@@ -2,6 +2,7 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CancellationException;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
@@ -39,10 +40,21 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	private boolean written;
 
-	private SentOnceCommand(Command<K, V, T> command, RedirectWatchingOutput<K, V, T> output) {
+	/** The block this command goes out with, or {@code null} for a command of its own; set once. */
+	private volatile @Nullable TransactionBlock block;
+
+	private final boolean opensBlock;
+
+	/** Set when the command was replaced by {@code PING} because its block was given up. */
+	private boolean abandoned;
+
+	private SentOnceCommand(Command<K, V, T> command, RedirectWatchingOutput<K, V, T> output,
+			@Nullable TransactionBlock block, boolean opensBlock) {
 		super(command);
 		this.output = output;
 		this.name = command.getType().toString();
+		this.block = block;
+		this.opensBlock = opensBlock;
 	}
 
 	/**
@@ -54,11 +66,28 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	public static <K, V, T> SentOnceCommand<K, V, T> of(ProtocolKeyword type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
 		RedirectWatchingOutput<K, V, T> watching = new RedirectWatchingOutput<>(output);
-		return new SentOnceCommand<>(new Command<>(type, watching, args), watching);
+		return new SentOnceCommand<>(new Command<>(type, watching, args), watching, null, false);
+	}
+
+	/**
+	 * A command of a {@link TransactionBlock}, which goes out only when the block does; the block's
+	 * {@code MULTI} ({@code opensBlock}) decides that when it is first encoded.
+	 */
+	static <K, V, T> SentOnceCommand<K, V, T> inBlock(TransactionBlock block, boolean opensBlock, ProtocolKeyword type,
+			CommandOutput<K, V, T> output, CommandArgs<K, V> args) {
+		RedirectWatchingOutput<K, V, T> watching = new RedirectWatchingOutput<>(output);
+		return new SentOnceCommand<>(new Command<>(type, watching, args), watching, block, opensBlock);
 	}
 
 	@Override
 	public void encode(ByteBuf buf) {
+		TransactionBlock block = this.block;
+		if (block != null && !this.written && !isWrittenWith(block)) {
+			this.abandoned = true;
+			this.output.discarding = true;
+			buf.writeBytes(PING);
+			return;
+		}
 		if (this.written && !this.output.redirected) {
 			this.output.discarding = true;
 			buf.writeBytes(PING);
@@ -79,8 +108,30 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		this.output.delegate = output;
 	}
 
+	/**
+	 * Makes this command one of {@code block}'s, before it is dispatched.
+	 * @return {@code false} when it already belongs to a block
+	 */
+	boolean joinBlock(TransactionBlock block) {
+		if (this.block != null) {
+			return false;
+		}
+		this.block = block;
+		return true;
+	}
+
+	/** Whether this command goes out with its block (the block's MULTI decides, see {@link TransactionBlock}). */
+	private boolean isWrittenWith(TransactionBlock block) {
+		return this.opensBlock ? block.commitAtMulti() : block.isCommitted();
+	}
+
 	@Override
 	public void complete() {
+		if (this.abandoned) {
+			completeExceptionally(new CancellationException(this.name
+					+ " was not sent: its caller gave up on its block before the block was written"));
+			return;
+		}
 		if (this.output.discarding) {
 			completeExceptionally(new UnacknowledgedWriteException("Redis did not reply to " + this.name
 					+ " before the connection was lost, and it was not sent again after the reconnect, because the "

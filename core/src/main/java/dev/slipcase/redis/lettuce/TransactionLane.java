@@ -57,15 +57,30 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
 			List<? extends AsyncCommand<K, V, ?>> commands) {
 		RedisCodec<K, V> codec = this.connections.codec();
-		AsyncCommand<K, V, String> multi = SentOnceCommand.of(CommandType.MULTI, new StatusOutput<>(codec),
-				new CommandArgs<>(codec));
+		TransactionBlock decision = new TransactionBlock();
+		AsyncCommand<K, V, String> multi = SentOnceCommand.inBlock(decision, true, CommandType.MULTI,
+				new StatusOutput<>(codec), new CommandArgs<>(codec));
 		// Lettuce replaces the output with the transaction's own when it dispatches EXEC
-		AsyncCommand<K, V, TransactionResult> exec = SentOnceCommand.of(CommandType.EXEC, new MultiOutput<>(codec),
-				new CommandArgs<>(codec));
+		AsyncCommand<K, V, TransactionResult> exec = SentOnceCommand.inBlock(decision, false, CommandType.EXEC,
+				new MultiOutput<>(codec), new CommandArgs<>(codec));
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
-		block.addAll(commands);
+		for (AsyncCommand<K, V, ?> command : commands) {
+			if (!(command instanceof SentOnceCommand<K, V, ?> blockCommand) || !blockCommand.joinBlock(decision)) {
+				throw new IllegalArgumentException("A block's commands come from TransactionLane.command, each used once");
+			}
+			block.add(command);
+		}
 		block.add(exec);
+		BlockResult result = new BlockResult(decision);
+		exec.whenComplete((reply, ex) -> {
+			if (ex != null) {
+				result.completeExceptionally(ex);
+			}
+			else {
+				result.complete(reply);
+			}
+		});
 		connectionFor(database, slotKey).whenComplete((connection, ex) -> {
 			if (ex != null) {
 				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
@@ -80,10 +95,10 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				block.forEach((command) -> command.completeExceptionally(dispatchFailure));
 			}
 		});
-		return exec;
+		return result;
 	}
 
-	/** A command for {@link #execute}: sent at most once, like the whole block. */
+	/** A command for {@link #execute}: sent at most once, and only with its whole block. */
 	public static <K, V, T> AsyncCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
 		return SentOnceCommand.of(type, output, args);
@@ -106,6 +121,26 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	@SuppressWarnings("unchecked")
 	private static <K, V> StatefulRedisConnection<K, V> standalone(StatefulConnection<K, V> connection) {
 		return (StatefulRedisConnection<K, V>) connection;
+	}
+
+	/**
+	 * The future a caller of {@link #execute} waits on: completed by {@code EXEC}; cancelling it
+	 * gives the block up (see {@link TransactionBlock}) rather than cancelling {@code EXEC} alone.
+	 */
+	private static final class BlockResult extends CompletableFuture<TransactionResult> {
+
+		private final TransactionBlock block;
+
+		BlockResult(TransactionBlock block) {
+			this.block = block;
+		}
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			this.block.abandon();
+			return super.cancel(mayInterruptIfRunning);
+		}
+
 	}
 
 	/** Closes the lane's connections. */

@@ -3,13 +3,16 @@ package dev.slipcase.redis.sharded;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.fault.FaultProxy;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,13 +22,15 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.springframework.dao.DataAccessException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
- * A sharded write whose reply is lost on the wire (a {@link FaultProxy} holds the server's replies,
- * then cuts the connection) while another client writes the same key and is acknowledged: after
- * Lettuce reconnects and replays what got no reply, the first write must fail with an unknown
- * outcome and never be written again over the newer value.
+ * Sharded writes through a {@link FaultProxy} while another client writes the same key and is
+ * acknowledged. A write whose reply is lost on the wire (the proxy holds the server's replies, then
+ * cuts the connection) must fail with an unknown outcome after Lettuce reconnects and replays what
+ * got no reply, and never be written again over the newer value. A write whose caller gave up
+ * while the connection was down must never be written at all.
  */
 class ShardedLostReplyTests {
 
@@ -55,7 +60,12 @@ class ShardedLostReplyTests {
 	void connect() {
 		this.proxy = FaultProxy.start(redis.endpoint());
 		this.proxied = RedisClient.create(RedisURI.builder(RedisURI.create(this.proxy.endpoint().uri()))
-			.withTimeout(Duration.ofSeconds(20))
+			.withTimeout(Duration.ofSeconds(2))
+			.build());
+		// the template's own timeout gives up on a call, not Lettuce's per-command one, which would
+		// cancel each command of a block by itself
+		this.proxied.setOptions(ClientOptions.builder()
+			.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
 			.build());
 		this.direct = RedisClient.create(redis.endpoint().uri());
 		this.proxiedTemplates = ShardedTemplates.create(this.proxied);
@@ -91,6 +101,68 @@ class ShardedLostReplyTests {
 		Thread.sleep(200);
 		assertThat(other.get("l:1")).as("the newer, acknowledged value").isEqualTo("newer");
 		assertThat(writer.get("l:1")).isEqualTo("newer");
+	}
+
+	@RepeatedTest(3)
+	void aBlockWhoseCallerTimedOutWhileTheConnectionWasDownIsNeverWritten() throws Exception {
+		givenUpWhileDisconnected("timed-out", (writer) -> assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> writer.set("g:1", "given up")));
+	}
+
+	@RepeatedTest(3)
+	void aBlockWhoseCallerWasInterruptedWhileTheConnectionWasDownIsNeverWritten() throws Exception {
+		givenUpWhileDisconnected("interrupted", (writer) -> {
+			Thread caller = new Thread(() -> {
+				try {
+					writer.set("g:1", "given up");
+				}
+				catch (DataAccessException expected) {
+					// interrupted while waiting
+				}
+			});
+			caller.start();
+			try {
+				Thread.sleep(300);
+				caller.interrupt();
+				caller.join(10_000);
+			}
+			catch (InterruptedException ex) {
+				throw new IllegalStateException(ex);
+			}
+			assertThat(caller.isAlive()).isFalse();
+		});
+	}
+
+	/**
+	 * While the proxy refuses connections, the writer's caller gives up on a write; another client
+	 * then writes the key; once the writer has reconnected, the given-up value must not be there,
+	 * and no connection may be left inside {@code MULTI}.
+	 */
+	private void givenUpWhileDisconnected(String name, Consumer<ShardedTemplate<String>> giveUp) {
+		ShardedNamespace namespace = ShardedNamespace.builder(name).keyPrefix("g:").build();
+		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		ShardedTemplate<String> other = this.directTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		writer.set("g:1", "warm-up");
+
+		this.proxy.refuseConnections();
+		this.proxy.cut();
+		giveUp.accept(writer);
+		other.set("g:1", "newer");
+		this.proxy.heal();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+		while (true) {
+			try {
+				writer.set("g:2", "after");
+				break;
+			}
+			catch (DataAccessException reconnecting) {
+				assertThat(System.nanoTime()).as("the writer reconnects").isLessThan(deadline);
+			}
+		}
+		assertThat(other.get("g:1")).as("the newer, acknowledged value").isEqualTo("newer");
+		assertThat(other.get("g:2")).isEqualTo("after");
+		assertThat((String) redis.command("CLIENT", "LIST")).as("no connection left inside MULTI")
+			.doesNotContainPattern("flags=\\w*x");
 	}
 
 	private static void awaitValue(ShardedTemplate<String> template, String value) throws InterruptedException {
