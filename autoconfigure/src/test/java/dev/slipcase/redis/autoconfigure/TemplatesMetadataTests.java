@@ -43,6 +43,7 @@ class TemplatesMetadataTests {
 		assertThat(properties).extracting((property) -> property.get("name").asString())
 			.contains("slipcase.redis.template.enabled", "slipcase.redis.template.database",
 					"slipcase.redis.template.caller-thread-decoding-from", "slipcase.redis.template.types",
+					"slipcase.redis.template.unacknowledged-writes",
 					"slipcase.redis.sharded.enabled", "slipcase.redis.sharded.lazy-initialization",
 					"slipcase.redis.sharded.namespaces");
 		for (JsonNode property : properties) {

@@ -26,7 +26,9 @@ import org.jspecify.annotations.Nullable;
  * Redis commands on {@code byte[]} keys and values, built as Lettuce commands that a
  * {@link CommandChannel} or {@link Pipeline} sends: the vocabulary a byte-level store chooses its
  * commands from. Each method returns a new command, which is the future of its reply. The arrays
- * passed in are sent as they are and must not be changed until the command completes.
+ * passed in are sent as they are and must not be changed until the command completes. A write is
+ * sent at most once ({@link SentOnceCommand}): one whose reply was lost with its connection fails
+ * as unknown rather than being written again after the reconnect; a read is written again.
  */
 public final class BinaryCommands {
 
@@ -40,9 +42,9 @@ public final class BinaryCommands {
 		return command(CommandType.GET, new ValueOutput<>(CODEC), args().addKey(key));
 	}
 
-	/** {@code SET key value NX}: {@code "OK"}, or {@code null} when the key exists. */
+	/** {@code SET key value NX}: {@code "OK"}, or {@code null} when the key exists; sent at most once. */
 	public static AsyncCommand<byte[], byte[], @Nullable String> setIfAbsent(byte[] key, byte[] value) {
-		return command(CommandType.SET, new StatusOutput<>(CODEC), args().addKey(key).addValue(value).add(CommandKeyword.NX));
+		return write(CommandType.SET, new StatusOutput<>(CODEC), args().addKey(key).addValue(value).add(CommandKeyword.NX));
 	}
 
 	/** {@code EXISTS key}: 1 or 0. */
@@ -50,9 +52,9 @@ public final class BinaryCommands {
 		return command(CommandType.EXISTS, new IntegerOutput<>(CODEC), args().addKey(key));
 	}
 
-	/** {@code DEL key}: 1 when the key existed, else 0. */
+	/** {@code DEL key}: 1 when the key existed, else 0; sent at most once. */
 	public static AsyncCommand<byte[], byte[], Long> del(byte[] key) {
-		return command(CommandType.DEL, new IntegerOutput<>(CODEC), args().addKey(key));
+		return write(CommandType.DEL, new IntegerOutput<>(CODEC), args().addKey(key));
 	}
 
 	/** {@code PTTL key}: the TTL in milliseconds, -1 without one, -2 when the key does not exist. */
@@ -60,14 +62,14 @@ public final class BinaryCommands {
 		return command(CommandType.PTTL, new IntegerOutput<>(CODEC), args().addKey(key));
 	}
 
-	/** {@code PEXPIRE key millis}: whether the key exists. */
+	/** {@code PEXPIRE key millis}: whether the key exists; sent at most once. */
 	public static AsyncCommand<byte[], byte[], Boolean> pexpire(byte[] key, long millis) {
-		return command(CommandType.PEXPIRE, new BooleanOutput<>(CODEC), args().addKey(key).add(millis));
+		return write(CommandType.PEXPIRE, new BooleanOutput<>(CODEC), args().addKey(key).add(millis));
 	}
 
-	/** {@code PERSIST key}: whether a TTL was removed. */
+	/** {@code PERSIST key}: whether a TTL was removed; sent at most once. */
 	public static AsyncCommand<byte[], byte[], Boolean> persist(byte[] key) {
-		return command(CommandType.PERSIST, new BooleanOutput<>(CODEC), args().addKey(key));
+		return write(CommandType.PERSIST, new BooleanOutput<>(CODEC), args().addKey(key));
 	}
 
 	/** {@code INCRBY key delta}: the new value; sent at most once (see {@link SentOnceCommand}). */
@@ -86,9 +88,9 @@ public final class BinaryCommands {
 				args().addKey(key).add(field).add(delta));
 	}
 
-	/** {@code HSET key field value}: 1 when the field is new, else 0. */
+	/** {@code HSET key field value}: 1 when the field is new, else 0; sent at most once. */
 	public static AsyncCommand<byte[], byte[], Long> hset(byte[] key, byte[] field, byte[] value) {
-		return command(CommandType.HSET, new IntegerOutput<>(CODEC), args().addKey(key).add(field).addValue(value));
+		return write(CommandType.HSET, new IntegerOutput<>(CODEC), args().addKey(key).add(field).addValue(value));
 	}
 
 	/** {@code HGET key field}: the value, or {@code null}. */
@@ -116,14 +118,14 @@ public final class BinaryCommands {
 		return command(CommandType.HLEN, new IntegerOutput<>(CODEC), args().addKey(key));
 	}
 
-	/** {@code HPEXPIRE key millis FIELDS 1 field} (Redis 7.4+): per field 1 when set, -2 when absent. */
+	/** {@code HPEXPIRE key millis FIELDS 1 field} (Redis 7.4+): per field 1 when set, -2 when absent; sent at most once. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpexpire(byte[] key, long millis, byte[] field) {
-		return fieldCommand(CommandType.HPEXPIRE, args().addKey(key).add(millis), field);
+		return fieldWrite(CommandType.HPEXPIRE, args().addKey(key).add(millis), field);
 	}
 
-	/** {@code HPERSIST key FIELDS 1 field} (Redis 7.4+): per field 1 when a TTL was removed. */
+	/** {@code HPERSIST key FIELDS 1 field} (Redis 7.4+): per field 1 when a TTL was removed; sent at most once. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpersist(byte[] key, byte[] field) {
-		return fieldCommand(CommandType.HPERSIST, args().addKey(key), field);
+		return fieldWrite(CommandType.HPERSIST, args().addKey(key), field);
 	}
 
 	/** {@code HPTTL key FIELDS 1 field} (Redis 7.4+): per field its TTL, as {@code PTTL} gives it. */
@@ -163,6 +165,17 @@ public final class BinaryCommands {
 	private static AsyncCommand<byte[], byte[], List<Long>> fieldCommand(ProtocolKeyword type,
 			CommandArgs<byte[], byte[]> args, byte[] field) {
 		return command(type, new IntegerListOutput<>(CODEC), args.add(CommandKeyword.FIELDS).add(1).addKey(field));
+	}
+
+	private static AsyncCommand<byte[], byte[], List<Long>> fieldWrite(ProtocolKeyword type,
+			CommandArgs<byte[], byte[]> args, byte[] field) {
+		return write(type, new IntegerListOutput<>(CODEC), args.add(CommandKeyword.FIELDS).add(1).addKey(field));
+	}
+
+	/** A write: sent at most once, see {@link SentOnceCommand}. */
+	private static <T> AsyncCommand<byte[], byte[], T> write(ProtocolKeyword type,
+			CommandOutput<byte[], byte[], T> output, CommandArgs<byte[], byte[]> args) {
+		return SentOnceCommand.of(type, output, args);
 	}
 
 	private static <T> AsyncCommand<byte[], byte[], T> command(ProtocolKeyword type,

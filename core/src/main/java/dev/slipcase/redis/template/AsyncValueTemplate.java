@@ -27,7 +27,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	private final ObservationRegistry observations;
 
 	AsyncValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
-		super(settings.format(), settings.allocator(), channel.isCluster());
+		super(settings.format(), settings.allocator(), channel.isCluster(), settings.unacknowledgedWrites());
 		this.channel = channel;
 		this.observations = settings.observations();
 	}
@@ -37,7 +37,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	 * in one go by {@link ValueBatch#execute()}.
 	 */
 	public ValueBatch<V> batch() {
-		return new ValueBatch<>(this.channel, this.format, this.allocator);
+		return new ValueBatch<>(this.channel, this.format, this.allocator, this.unacknowledgedWrites);
 	}
 
 	/** The database this template's commands go to. */

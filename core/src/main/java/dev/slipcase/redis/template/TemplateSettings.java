@@ -17,10 +17,11 @@ import io.netty.buffer.PooledByteBufAllocator;
  * @param callerDecodeFrom the reply size from which sync reads decode on the caller's thread, in
  * bytes: {@code 0} always, {@link Integer#MAX_VALUE} never
  * @param observations where each command is observed; {@link ObservationRegistry#NOOP} for none
+ * @param unacknowledgedWrites what happens to a write whose reply was lost with its connection
  * @param <V> the type of values
  */
 record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator allocator, int chunkSize,
-		int callerDecodeFrom, ObservationRegistry observations) {
+		int callerDecodeFrom, ObservationRegistry observations, UnacknowledgedWrites unacknowledgedWrites) {
 
 	/** The default chunk size of large-value transfers. */
 	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
@@ -41,37 +42,42 @@ record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator
 	/** {@code format} in {@code database}, with Netty's pooled allocator and the other defaults. */
 	static <V> TemplateSettings<V> of(int database, ValueFormat<V> format) {
 		return new TemplateSettings<>(database, format, PooledByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE,
-				DEFAULT_CALLER_DECODE_FROM, ObservationRegistry.NOOP);
+				DEFAULT_CALLER_DECODE_FROM, ObservationRegistry.NOOP, UnacknowledgedWrites.FAIL);
 	}
 
 	TemplateSettings<V> withDatabase(int database) {
 		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations);
+				this.observations, this.unacknowledgedWrites);
 	}
 
 	<T> TemplateSettings<T> withFormat(ValueFormat<T> format) {
 		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations);
+				this.observations, this.unacknowledgedWrites);
 	}
 
 	TemplateSettings<V> withAllocator(ByteBufAllocator allocator) {
 		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations);
+				this.observations, this.unacknowledgedWrites);
 	}
 
 	TemplateSettings<V> withChunkSize(int chunkSize) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerDecodeFrom,
-				this.observations);
+				this.observations, this.unacknowledgedWrites);
 	}
 
 	TemplateSettings<V> withObservations(ObservationRegistry observations) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				observations);
+				observations, this.unacknowledgedWrites);
 	}
 
 	TemplateSettings<V> withCallerDecodeFrom(int callerDecodeFrom) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, callerDecodeFrom,
-				this.observations);
+				this.observations, this.unacknowledgedWrites);
+	}
+
+	TemplateSettings<V> withUnacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
+		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
+				this.observations, unacknowledgedWrites);
 	}
 
 }

@@ -36,8 +36,9 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 
 	private boolean executed;
 
-	ValueBatch(CommandChannel<String, EncodedValue> channel, ValueFormat<V> format, ByteBufAllocator allocator) {
-		super(format, allocator, channel.isCluster());
+	ValueBatch(CommandChannel<String, EncodedValue> channel, ValueFormat<V> format, ByteBufAllocator allocator,
+			UnacknowledgedWrites unacknowledgedWrites) {
+		super(format, allocator, channel.isCluster(), unacknowledgedWrites);
 		this.pipeline = channel.pipeline();
 	}
 

@@ -64,10 +64,14 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	final boolean cluster;
 
-	ValueOperations(ValueFormat<V> format, ByteBufAllocator allocator, boolean cluster) {
+	final UnacknowledgedWrites unacknowledgedWrites;
+
+	ValueOperations(ValueFormat<V> format, ByteBufAllocator allocator, boolean cluster,
+			UnacknowledgedWrites unacknowledgedWrites) {
 		this.format = format;
 		this.allocator = allocator;
 		this.cluster = cluster;
+		this.unacknowledgedWrites = unacknowledgedWrites;
 	}
 
 	/** Sends {@code command} (or queues it) and returns it, or a future that follows it. */
@@ -387,15 +391,15 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		}
 	}
 
-	private static <T> TemplateCommand<T> command(CommandType type, CommandOutput<String, EncodedValue, T> output,
+	private <T> TemplateCommand<T> command(CommandType type, CommandOutput<String, EncodedValue, T> output,
 			CommandArgs<String, EncodedValue> args) {
-		return new TemplateCommand<>(type, output, args, null);
+		return new TemplateCommand<>(type, output, args, null, this.unacknowledgedWrites);
 	}
 
 	/** A command that owns {@code owned} (an {@link EncodedValue} or a list of them) and releases it when done. */
-	private static <T> TemplateCommand<T> owning(CommandType type, CommandOutput<String, EncodedValue, T> output,
+	private <T> TemplateCommand<T> owning(CommandType type, CommandOutput<String, EncodedValue, T> output,
 			CommandArgs<String, EncodedValue> args, Object owned) {
-		return new TemplateCommand<>(type, output, args, owned);
+		return new TemplateCommand<>(type, output, args, owned, this.unacknowledgedWrites);
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -204,6 +204,16 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		return new ValueTemplate<>(this.channel, this.settings.withObservations(registry));
 	}
 
+	/**
+	 * A view of this template whose writes whose reply was lost with their connection are
+	 * {@linkplain UnacknowledgedWrites#RESEND written again} after the reconnect (Lettuce's
+	 * at-least-once) or {@linkplain UnacknowledgedWrites#FAIL fail} as unknown, the default.
+	 */
+	public ValueTemplate<V> withUnacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
+		Assert.notNull(unacknowledgedWrites, "unacknowledgedWrites must not be null");
+		return new ValueTemplate<>(this.channel, this.settings.withUnacknowledgedWrites(unacknowledgedWrites));
+	}
+
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
 		if (chunkSize < 1) {

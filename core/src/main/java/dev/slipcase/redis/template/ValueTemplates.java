@@ -36,6 +36,8 @@ public final class ValueTemplates implements AutoCloseable {
 
 	private final int callerThreadDecodingFrom;
 
+	private final UnacknowledgedWrites unacknowledgedWrites;
+
 	private final ConcurrentMap<Class<?>, ValueTemplate<?>> byType = new ConcurrentHashMap<>();
 
 	private ValueTemplates(Builder builder) {
@@ -46,8 +48,9 @@ public final class ValueTemplates implements AutoCloseable {
 		if (builder.allocator != null) {
 			base = base.withAllocator(builder.allocator);
 		}
-		base = base.withObservationRegistry(builder.observations);
+		base = base.withObservationRegistry(builder.observations).withUnacknowledgedWrites(builder.unacknowledgedWrites);
 		this.base = base;
+		this.unacknowledgedWrites = builder.unacknowledgedWrites;
 		this.router = (builder.router != null) ? builder.router : FormatRouter.builder().build();
 		this.callerThreadDecodingFrom = builder.callerThreadDecodingFrom;
 	}
@@ -114,6 +117,11 @@ public final class ValueTemplates implements AutoCloseable {
 		return this.callerThreadDecodingFrom;
 	}
 
+	/** What the templates do with a write whose reply was lost ({@link ValueTemplate#withUnacknowledgedWrites}). */
+	public UnacknowledgedWrites unacknowledgedWrites() {
+		return this.unacknowledgedWrites;
+	}
+
 	/** Closes the shared connections; the connection factory is left alone. */
 	@Override
 	public void close() {
@@ -132,6 +140,8 @@ public final class ValueTemplates implements AutoCloseable {
 		private @Nullable Integer database;
 
 		private int callerThreadDecodingFrom = TemplateSettings.DEFAULT_CALLER_DECODE_FROM;
+
+		private UnacknowledgedWrites unacknowledgedWrites = UnacknowledgedWrites.FAIL;
 
 		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
@@ -173,6 +183,16 @@ public final class ValueTemplates implements AutoCloseable {
 				throw new IllegalArgumentException("bytes must not be negative, was " + bytes);
 			}
 			this.callerThreadDecodingFrom = bytes;
+			return this;
+		}
+
+		/**
+		 * What every template does with a write whose reply was lost with its connection
+		 * ({@link ValueTemplate#withUnacknowledgedWrites}); {@link UnacknowledgedWrites#FAIL} if unset.
+		 */
+		public Builder unacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
+			Assert.notNull(unacknowledgedWrites, "unacknowledgedWrites must not be null");
+			this.unacknowledgedWrites = unacknowledgedWrites;
 			return this;
 		}
 

@@ -104,6 +104,32 @@ class ShardedLostReplyTests {
 	}
 
 	@RepeatedTest(3)
+	void anExpireOfAnOverflowValueWhoseReplyWasLostIsNotAppliedAgainToANewerValue() throws Exception {
+		ShardedNamespace namespace = ShardedNamespace.builder("lost-ttl").keyPrefix("t:").build();
+		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		ShardedTemplate<String> other = this.directTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		String large = "x".repeat(2_000);
+		writer.set("t:1", large);
+		// the script is loaded: the held call is its EVALSHA alone, not EVALSHA, NOSCRIPT and EVAL
+		writer.expire("t:absent", Duration.ofSeconds(2));
+
+		this.proxy.holdReplies();
+		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.expire("t:1", Duration.ofSeconds(2)));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (other.ttlMillis("t:1") < 0) {
+			assertThat(System.nanoTime()).as("the held expire reached the server").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+		other.set("t:1", large + "newer");
+		this.proxy.cutAndHeal();
+
+		Throwable failure = catchThrowable(() -> lost.get(30, TimeUnit.SECONDS));
+		assertThat(failure).hasRootCauseInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(other.ttlMillis("t:1")).as("the newer value's TTL").isEqualTo(-1);
+		assertThat(other.get("t:1")).isEqualTo(large + "newer");
+	}
+
+	@RepeatedTest(3)
 	void aBlockWhoseCallerTimedOutWhileTheConnectionWasDownIsNeverWritten() throws Exception {
 		givenUpWhileDisconnected("timed-out", (writer) -> assertThatExceptionOfType(DataAccessException.class)
 			.isThrownBy(() -> writer.set("g:1", "given up")));

@@ -5,6 +5,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import io.lettuce.core.output.IntegerOutput;
@@ -16,6 +17,7 @@ import io.netty.buffer.Unpooled;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
@@ -29,7 +31,8 @@ class TemplateCommandTests {
 	void aRepliedCommandReleasesItsValue() {
 		ByteBuf bytes = Unpooled.copiedBuffer("v", StandardCharsets.UTF_8);
 		TemplateCommand<Long> command = new TemplateCommand<>(CommandType.APPEND,
-				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes));
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes),
+				UnacknowledgedWrites.FAIL);
 		command.getOutput().set(1L);
 		command.complete();
 		assertThat(command.join()).isEqualTo(1L);
@@ -41,7 +44,8 @@ class TemplateCommandTests {
 		for (int way = 0; way < 3; way++) {
 			ByteBuf bytes = Unpooled.copiedBuffer("v", StandardCharsets.UTF_8);
 			TemplateCommand<Long> command = new TemplateCommand<>(CommandType.APPEND,
-					new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes));
+					new IntegerOutput<>(EncodedValueCodec.INSTANCE), args(), EncodedValue.wrap(bytes),
+				UnacknowledgedWrites.FAIL);
 			switch (way) {
 				case 0 -> command.completeExceptionally(new IllegalStateException("connection lost"));
 				case 1 -> command.cancel(false);
@@ -54,7 +58,8 @@ class TemplateCommandTests {
 	@Test
 	void aLeaseThatReachedTheCallerIsNotReleasedByALaterCancel() {
 		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
-		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null,
+				UnacknowledgedWrites.FAIL);
 		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
 		command.complete();
 		command.cancel(false);
@@ -67,7 +72,8 @@ class TemplateCommandTests {
 	@Test
 	void aReplyCopiedBeforeTheCommandIsCancelledIsReleased() {
 		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
-		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null,
+				UnacknowledgedWrites.FAIL);
 		output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
 		command.cancel(false);
 		command.complete();
@@ -78,7 +84,8 @@ class TemplateCommandTests {
 	@Test
 	void aReplyArrivingAfterTheCommandWasCancelledIsReleased() {
 		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
-		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null,
+				UnacknowledgedWrites.FAIL);
 		command.cancel(false);
 		output.set(ByteBuffer.wrap("late".getBytes(StandardCharsets.UTF_8)));
 		command.complete();
@@ -88,7 +95,8 @@ class TemplateCommandTests {
 	@Test
 	void aLettuceBufferIsLeftAsItWasHandedOver() {
 		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
-		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null);
+		TemplateCommand<ValueLease> command = new TemplateCommand<>(CommandType.GET, output, args(), null,
+				UnacknowledgedWrites.FAIL);
 		ByteBuffer view = ByteBuffer.wrap("xxabc".getBytes(StandardCharsets.UTF_8), 2, 3);
 		output.set(view);
 		assertThat(view.position()).isEqualTo(2);
@@ -108,6 +116,49 @@ class TemplateCommandTests {
 		assertThatIllegalStateException().isThrownBy(() -> lease.writeTo(OutputStream.nullOutputStream()))
 			.withMessageContaining("closed");
 		assertThat(lease).hasToString("ValueLease[closed]");
+	}
+
+	@Test
+	void aWriteWrittenAgainAfterAReconnectIsAPingAndFailsAsUnknown() {
+		ByteBuf bytes = Unpooled.copiedBuffer("v", StandardCharsets.UTF_8);
+		TemplateCommand<Long> command = new TemplateCommand<>(CommandType.APPEND,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKey("k").addValue(EncodedValue.wrap(bytes)),
+				EncodedValue.wrap(bytes), UnacknowledgedWrites.FAIL);
+		assertThat(encoded(command)).contains("APPEND");
+		assertThat(encoded(command)).isEqualTo("*1\r\n$4\r\nPING\r\n");
+		command.getOutput().set(ByteBuffer.wrap("PONG".getBytes(StandardCharsets.US_ASCII)));
+		command.complete();
+		assertThat(command).isCompletedExceptionally();
+		assertThat(catchThrowable(command::join)).hasCauseInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(bytes.refCnt()).isZero();
+	}
+
+	@Test
+	void aWriteOfATemplateThatResendsIsWrittenAgain() {
+		TemplateCommand<Long> command = new TemplateCommand<>(CommandType.INCRBY,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKey("k").add(1), null,
+				UnacknowledgedWrites.RESEND);
+		assertThat(encoded(command)).contains("INCRBY");
+		assertThat(encoded(command)).contains("INCRBY");
+	}
+
+	@Test
+	void aReadIsWrittenAgain() {
+		TemplateCommand<Long> command = new TemplateCommand<>(CommandType.EXISTS,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKey("k"), null, UnacknowledgedWrites.FAIL);
+		assertThat(encoded(command)).contains("EXISTS");
+		assertThat(encoded(command)).contains("EXISTS");
+	}
+
+	private static String encoded(TemplateCommand<?> command) {
+		ByteBuf buf = Unpooled.buffer();
+		try {
+			command.encode(buf);
+			return buf.toString(StandardCharsets.UTF_8);
+		}
+		finally {
+			buf.release();
+		}
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

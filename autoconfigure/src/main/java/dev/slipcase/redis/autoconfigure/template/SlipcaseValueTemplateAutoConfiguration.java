@@ -71,7 +71,8 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 			connectionFactory.start();
 		}
 		ValueTemplates.Builder builder = ValueTemplates.builder(connectionFactory)
-			.callerThreadDecodingFrom(callerThreadDecodingFrom(properties));
+			.callerThreadDecodingFrom(callerThreadDecodingFrom(properties))
+			.unacknowledgedWrites(properties.getUnacknowledgedWrites());
 		if (properties.getDatabase() != null) {
 			try {
 				builder.database(properties.getDatabase());

@@ -3,6 +3,7 @@ package dev.slipcase.redis.autoconfigure.template;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.slipcase.redis.template.UnacknowledgedWrites;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -33,6 +34,13 @@ public class SlipcaseValueTemplateProperties {
 	private DataSize callerThreadDecodingFrom = DataSize.ofKilobytes(16);
 
 	/**
+	 * What a write whose reply was lost with its connection does after Lettuce reconnects: 'fail'
+	 * (it is not written again and fails as unknown: never applied twice, never over a newer value)
+	 * or 'resend' (Lettuce's at-least-once: written again, so an increment may apply twice).
+	 */
+	private UnacknowledgedWrites unacknowledgedWrites = UnacknowledgedWrites.FAIL;
+
+	/**
 	 * Types the slipcaseValueTemplate bean may write and read, by the short type id stored with
 	 * each value (e.g. order: com.example.Order). That bean exists only when this is set or a
 	 * TypeAllowlist bean exists, which then takes precedence.
@@ -61,6 +69,14 @@ public class SlipcaseValueTemplateProperties {
 
 	public void setCallerThreadDecodingFrom(DataSize callerThreadDecodingFrom) {
 		this.callerThreadDecodingFrom = callerThreadDecodingFrom;
+	}
+
+	public UnacknowledgedWrites getUnacknowledgedWrites() {
+		return this.unacknowledgedWrites;
+	}
+
+	public void setUnacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
+		this.unacknowledgedWrites = unacknowledgedWrites;
 	}
 
 	public Map<String, Class<?>> getTypes() {

@@ -10,6 +10,7 @@ import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.template.UnacknowledgedWrites;
 import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
@@ -150,6 +151,15 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 				template.set("any:1", new Order("1", Instant.EPOCH, List.of("x"), null));
 				assertThat((String) this.redis.command("GET", "any:1")).contains("\"o\"").doesNotContain("\"order\"");
 			});
+	}
+
+	@Test
+	void unacknowledgedWritesFailByDefaultAndResendWhenConfigured() {
+		this.runner.run((context) -> assertThat(context.getBean(ValueTemplates.class).unacknowledgedWrites())
+			.isEqualTo(UnacknowledgedWrites.FAIL));
+		this.runner.withPropertyValues("slipcase.redis.template.unacknowledged-writes=resend")
+			.run((context) -> assertThat(context.getBean(ValueTemplates.class).unacknowledgedWrites())
+				.isEqualTo(UnacknowledgedWrites.RESEND));
 	}
 
 	@Test

@@ -23,7 +23,9 @@ import dev.slipcase.redis.test.RedisEndpoint;
  * <li>{@link #holdReplies()} / {@link #holdRequests()}: one direction keeps what it reads instead of
  * forwarding it (requests still reach the server while replies are held: "applied, reply lost in
  * flight" once the connection is then {@link #cut()});</li>
- * <li>{@link #cut()}: every open connection is closed at once, both sides, dropping what is held;</li>
+ * <li>{@link #cut()}: every open connection is closed at once, both sides, dropping what is held,
+ * as a peer closes (a FIN: the client sees the connection end and replays what got no reply);
+ * {@link #reset()}: the same with an RST (the client sees "Connection reset" fail a command);</li>
  * <li>{@link #refuseConnections()}: a new connection is reset as soon as it is accepted;</li>
  * <li>{@link #heal()}: no latency, held bytes forwarded, connections accepted again;
  * {@link #cutAndHeal()}: the same, but what was held is dropped with the connections.</li>
@@ -111,11 +113,20 @@ public final class FaultProxy implements AutoCloseable {
 		});
 	}
 
-	/** Closes every open connection, both sides, dropping what was held; new ones are accepted. */
+	/** Closes every open connection, both sides (FIN), dropping what was held; new ones are accepted. */
 	public void cut() {
+		closeAll(false);
+	}
+
+	/** Resets every open connection, both sides (RST), dropping what was held; new ones are accepted. */
+	public void reset() {
+		closeAll(true);
+	}
+
+	private void closeAll(boolean reset) {
 		this.cuts.incrementAndGet();
 		for (ProxiedConnection connection : List.copyOf(this.connections)) {
-			connection.close();
+			connection.close(reset);
 		}
 	}
 
@@ -168,7 +179,7 @@ public final class FaultProxy implements AutoCloseable {
 		catch (IOException ex) {
 			// closing: nothing to do
 		}
-		cut();
+		reset();
 	}
 
 	private void accept() {
@@ -196,6 +207,15 @@ public final class FaultProxy implements AutoCloseable {
 			catch (IOException ex) {
 				reset(client);
 			}
+		}
+	}
+
+	private static void closeQuietly(Socket socket) {
+		try {
+			socket.close();
+		}
+		catch (IOException ex) {
+			// it is gone either way
 		}
 	}
 
@@ -236,8 +256,8 @@ public final class FaultProxy implements AutoCloseable {
 			this.server = server;
 			client.setTcpNoDelay(true);
 			server.setTcpNoDelay(true);
-			this.requests = new Pump(client, server, this::close, FaultProxy.this::pause);
-			this.replies = new Pump(server, client, this::close, FaultProxy.this::pause);
+			this.requests = new Pump(client, server, () -> close(false), FaultProxy.this::pause);
+			this.replies = new Pump(server, client, () -> close(false), FaultProxy.this::pause);
 			if (FaultProxy.this.holdingRequests) {
 				this.requests.hold();
 			}
@@ -252,12 +272,18 @@ public final class FaultProxy implements AutoCloseable {
 			this.replies.start("fault-proxy-replies-" + port);
 		}
 
-		void close() {
+		void close(boolean reset) {
 			FaultProxy.this.connections.remove(this);
 			this.requests.drop();
 			this.replies.drop();
-			reset(this.client);
-			reset(this.server);
+			if (reset) {
+				reset(this.client);
+				reset(this.server);
+			}
+			else {
+				closeQuietly(this.client);
+				closeQuietly(this.server);
+			}
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.slipcase.redis.test.fault;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -73,6 +74,18 @@ class FaultProxyTests {
 	}
 
 	@Test
+	void aResetConnectionIsSeenAsAReset() throws IOException {
+		try (Socket client = connect()) {
+			this.proxy.holdReplies();
+			send(client, "SET " + this.key + " reset");
+			awaitValue("reset");
+			this.proxy.reset();
+			assertThatExceptionOfType(SocketException.class).isThrownBy(() -> readLine(client))
+				.withMessageContaining("reset");
+		}
+	}
+
+	@Test
 	void releaseForwardsWhatWasHeld() throws IOException {
 		try (Socket client = connect()) {
 			this.proxy.holdReplies();
@@ -102,8 +115,7 @@ class FaultProxyTests {
 	void refusedConnectionsAreResetUntilHealed() throws IOException {
 		this.proxy.refuseConnections();
 		try (Socket client = connect()) {
-			send(client, "PING");
-			assertThat(readOrClosed(client)).isEqualTo(-1);
+			assertThat(pingOrClosed(client)).isEqualTo(-1);
 		}
 		assertThat(this.proxy.refused()).isEqualTo(1);
 		this.proxy.heal();
@@ -162,6 +174,17 @@ class FaultProxyTests {
 			}
 		}
 		return line.toString();
+	}
+
+	/** Sends {@code PING} and reads the first byte of the reply, or -1 when the connection was closed or reset. */
+	private static int pingOrClosed(Socket socket) {
+		try {
+			send(socket, "PING");
+			return socket.getInputStream().read();
+		}
+		catch (IOException ex) {
+			return -1;
+		}
 	}
 
 	/** The next byte, or -1 when the connection was closed or reset. */

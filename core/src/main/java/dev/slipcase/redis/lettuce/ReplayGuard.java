@@ -1,0 +1,238 @@
+package dev.slipcase.redis.lettuce;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What makes a command reach Redis at most once, for any command class to use (see
+ * {@link SentOnceCommand}): the command reads its reply through {@link #output()}, and asks
+ * {@link #replaceOnReplay} first thing in its {@code encode}. Lettuce writes a command again after
+ * a reconnect when it got no reply to it; the second time, this writes {@code PING} in its place,
+ * swallows that reply, and {@link #unacknowledged} gives the failure to complete the command with.
+ * A cluster redirection ({@code MOVED}, {@code ASK}) is a reply saying the command was not applied,
+ * so a redirected command is written again as usual.
+ * <p>
+ * Lettuce encodes a command on the connection's event loop and completes it there after its reply,
+ * so the state here needs no lock.
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ * @param <T> the type of the reply
+ */
+public final class ReplayGuard<K, V, T> {
+
+	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+
+	private final RedirectWatchingOutput<K, V, T> output;
+
+	private boolean written;
+
+	private ReplayGuard(CommandOutput<K, V, T> output) {
+		this.output = new RedirectWatchingOutput<>(output);
+	}
+
+	/**
+	 * A guard for a command whose reply {@code output} reads.
+	 * @param output the command's own output, never {@code null}
+	 */
+	public static <K, V, T> ReplayGuard<K, V, T> of(CommandOutput<K, V, T> output) {
+		return new ReplayGuard<>(output);
+	}
+
+	/** The output the command must read its reply with: it hands everything to the command's own. */
+	public CommandOutput<K, V, T> output() {
+		return this.output;
+	}
+
+	/** Replaces the command's own output (Lettuce hands {@code EXEC} its transaction's this way). */
+	public void delegateTo(CommandOutput<K, V, T> output) {
+		this.output.delegate = output;
+	}
+
+	/**
+	 * Called first in the command's {@code encode}: on a replay of a command written before and not
+	 * redirected, writes {@code PING} into {@code buf} in its place and returns {@code true}, and the
+	 * command must write nothing else; otherwise notes the write and returns {@code false}.
+	 */
+	public boolean replaceOnReplay(ByteBuf buf) {
+		if (this.written && !this.output.redirected) {
+			writePing(buf);
+			return true;
+		}
+		this.written = true;
+		this.output.redirected = false;
+		return false;
+	}
+
+	/** Whether the command was ever written (not replaced). */
+	public boolean isWritten() {
+		return this.written;
+	}
+
+	/** Writes {@code PING} in the command's place and swallows its reply. */
+	public void writePing(ByteBuf buf) {
+		this.output.discarding = true;
+		buf.writeBytes(PING);
+	}
+
+	/**
+	 * The failure to complete the command with once its reply came, when it was replaced on a
+	 * replay; {@code null} when the reply is the command's own.
+	 * @param name the command, for the message
+	 */
+	public @Nullable UnacknowledgedWriteException unacknowledged(String name) {
+		if (!this.output.discarding) {
+			return null;
+		}
+		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection was lost, "
+				+ "and it was not sent again after the reconnect, because the first write may have been applied: "
+				+ "its outcome is unknown");
+	}
+
+	/**
+	 * Hands the reply to the command's own output and notes a redirection; once the command was
+	 * replaced by {@code PING}, swallows that reply instead.
+	 */
+	private static final class RedirectWatchingOutput<K, V, T> extends CommandOutput<K, V, T> {
+
+		private CommandOutput<K, V, T> delegate;
+
+		private boolean redirected;
+
+		private boolean discarding;
+
+		@SuppressWarnings("unchecked")
+		RedirectWatchingOutput(CommandOutput<K, V, T> delegate) {
+			// the codec is never used: every method hands over to the delegate
+			super((RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE, null);
+			this.delegate = delegate;
+		}
+
+		@Override
+		public T get() {
+			return this.delegate.get();
+		}
+
+		@Override
+		public void set(@Nullable ByteBuffer bytes) {
+			if (!this.discarding) {
+				this.delegate.set(bytes);
+			}
+		}
+
+		@Override
+		public void setSingle(@Nullable ByteBuffer bytes) {
+			if (!this.discarding) {
+				this.delegate.setSingle(bytes);
+			}
+		}
+
+		@Override
+		public void setBigNumber(@Nullable ByteBuffer bytes) {
+			if (!this.discarding) {
+				this.delegate.setBigNumber(bytes);
+			}
+		}
+
+		@Override
+		public void set(long integer) {
+			if (!this.discarding) {
+				this.delegate.set(integer);
+			}
+		}
+
+		@Override
+		public void set(double number) {
+			if (!this.discarding) {
+				this.delegate.set(number);
+			}
+		}
+
+		@Override
+		public void set(boolean value) {
+			if (!this.discarding) {
+				this.delegate.set(value);
+			}
+		}
+
+		@Override
+		public void setError(@Nullable ByteBuffer error) {
+			setError((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
+		}
+
+		@Override
+		public void setError(@Nullable String error) {
+			if (error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "))) {
+				this.redirected = true;
+			}
+			if (!this.discarding) {
+				this.delegate.setError(error);
+			}
+		}
+
+		@Override
+		public boolean hasError() {
+			return this.delegate.hasError();
+		}
+
+		@Override
+		public @Nullable String getError() {
+			return this.delegate.getError();
+		}
+
+		@Override
+		public void complete(int depth) {
+			if (!this.discarding) {
+				this.delegate.complete(depth);
+			}
+		}
+
+		@Override
+		public void multi(int count) {
+			if (!this.discarding) {
+				this.delegate.multi(count);
+			}
+		}
+
+		@Override
+		public void multiArray(int count) {
+			if (!this.discarding) {
+				this.delegate.multiArray(count);
+			}
+		}
+
+		@Override
+		public void multiPush(int count) {
+			if (!this.discarding) {
+				this.delegate.multiPush(count);
+			}
+		}
+
+		@Override
+		public void multiMap(int count) {
+			if (!this.discarding) {
+				this.delegate.multiMap(count);
+			}
+		}
+
+		@Override
+		public void multiSet(int count) {
+			if (!this.discarding) {
+				this.delegate.multiSet(count);
+			}
+		}
+
+		@Override
+		public String toString() {
+			return this.delegate.toString();
+		}
+
+	}
+
+}
