@@ -146,15 +146,15 @@ final class BucketStore {
 	 */
 	String increment(String key, String delta, boolean floating) {
 		Location location = locate(key);
+		if (this.namespace.readThrough()) {
+			copyPlainValue(location);
+		}
 		if (!location.fieldFits()) {
 			return floating
 					? Double.toString(this.redis.call(BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)),
 							"increment", key))
 					: Long.toString(this.redis.call(BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)),
 							"increment", key));
-		}
-		if (this.namespace.readThrough()) {
-			copyPlainValue(location);
 		}
 		int entryLimit = this.writes.entryLimit(location);
 		if (!floating && entryLimit == 0 && this.limits.maxValueBytes() >= LONGEST_LONG
@@ -232,6 +232,9 @@ final class BucketStore {
 	 */
 	boolean expire(String key, Duration ttl) {
 		Location location = locate(key);
+		if (this.namespace.readThrough()) {
+			copyPlainValue(location);
+		}
 		boolean mayMove = this.namespace.ttlFallback() == TtlFallback.PLAIN_KEY;
 		long reply = alone((pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
 				this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key);
@@ -244,6 +247,9 @@ final class BucketStore {
 	/** Removes the TTL of {@code key}; whether it had one. */
 	boolean persist(String key) {
 		Location location = locate(key);
+		if (this.namespace.readThrough()) {
+			copyPlainValue(location);
+		}
 		switch (place(location)) {
 			case OVERFLOW:
 				if (location.fieldFits() && this.limits.fieldExpiry()) {

@@ -591,6 +591,28 @@ abstract class ShardedTemplateContract {
 	}
 
 	@Test
+	void readThroughIncrementOfAnIdTooLongForAFieldStartsFromThePlainValue() {
+		ShardedTemplate<Long> template = template(namespace().readThrough(true).build(), LONGS);
+		String key = key(template, "l".repeat(200));
+		redis().set(key, "41");
+		assertThat(template.incrBy(key, 1)).isEqualTo(42);
+		assertThat(template.get(key)).isEqualTo(42L);
+	}
+
+	@Test
+	void readThroughExpireAndPersistFindThePlainValue() {
+		ShardedTemplate<String> template = template(namespace().readThrough(true).build(), STRINGS);
+		redis().set(key(template, 7), "plain");
+		assertThat(template.expire(key(template, 7), Duration.ofMinutes(5))).isTrue();
+		assertThat(template.ttlMillis(key(template, 7))).isBetween(1L, 300_000L);
+		assertThat(template.get(key(template, 7))).isEqualTo("plain");
+		redis().set(key(template, 8), "plain too");
+		redis().pexpire(key(template, 8), 300_000);
+		template.persist(key(template, 8));
+		assertThat(template.get(key(template, 8))).isEqualTo("plain too");
+	}
+
+	@Test
 	void writeRedisRefusesIsReportedAsAnError() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		redis().set(template.namespace().ownedKeyPrefix() + "n:0}", "not a hash");
