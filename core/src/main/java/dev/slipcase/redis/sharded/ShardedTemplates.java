@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
@@ -72,7 +73,9 @@ public final class ShardedTemplates implements AutoCloseable {
 		StatefulConnection<byte[], byte[]> connection = Await.result(connections.get(), CONNECT_TIMEOUT, "connect", null);
 		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();
-		this.fieldExpiry = hasCommands("hpexpire", "hpttl", "hpersist");
+		// by behaviour, not by command name: an engine may have the commands and still convert a
+		// small hash to hashtable when one of its fields gets a TTL (Valkey 9, valkey-io/valkey#2618)
+		this.fieldExpiry = hasCommands("hpexpire", "hpttl", "hpersist") && fieldTtlKeepsHashCompact();
 		this.setWithExpiry = this.fieldExpiry && hasCommands("hsetex");
 		Integer entries = null;
 		Integer value = null;
@@ -201,7 +204,11 @@ public final class ShardedTemplates implements AutoCloseable {
 		return new ServerLimits(entries, value, this.fieldExpiry, this.setWithExpiry, this.version);
 	}
 
-	/** Whether the server has {@code HPEXPIRE}/{@code HPTTL}/{@code HPERSIST} (Redis 7.4+). */
+	/**
+	 * Whether the server expires hash fields and keeps a small hash compact when it does
+	 * ({@code HPEXPIRE}/{@code HPTTL}/{@code HPERSIST}, Redis 7.4+; not Valkey 9, which converts the
+	 * hash): found by trying it once, when the templates are created.
+	 */
 	public boolean supportsFieldExpiry() {
 		return this.fieldExpiry;
 	}
@@ -287,6 +294,36 @@ public final class ShardedTemplates implements AutoCloseable {
 			// INFO blocked: the version is only reported, never relied on
 		}
 		return "unknown";
+	}
+
+	/**
+	 * Whether a small hash stays compact when one of its fields gets a TTL, tried on a scratch key
+	 * (a random name under {@code slipcase:probe:}, expiring within a minute, deleted at once): Redis
+	 * 7.4+ keeps it a listpack, Valkey 9 converts it to a hashtable. A probe that fails (an ACL that
+	 * refuses the scratch write, say) counts as no, and the templates keep TTL'd values out of
+	 * buckets: "never flips a bucket" holds on every engine.
+	 */
+	private boolean fieldTtlKeepsHashCompact() {
+		byte[] probe = ("slipcase:probe:field-ttl:" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
+		byte[] field = { 'f' };
+		try {
+			this.redis.call(BinaryCommands.hset(probe, field, new byte[] { 'v' }), "probe field TTLs at", null);
+			this.redis.call(BinaryCommands.pexpire(probe, 60_000), "probe field TTLs at", null);
+			this.redis.call(BinaryCommands.hpexpire(probe, 60_000, field), "probe field TTLs at", null);
+			String encoding = this.redis.call(BinaryCommands.objectEncoding(probe), "probe field TTLs at", null);
+			return encoding != null && (encoding.startsWith("listpack") || encoding.equals("ziplist"));
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+		finally {
+			try {
+				this.redis.call(BinaryCommands.del(probe), "delete the probe", null);
+			}
+			catch (RuntimeException ex) {
+				// it expires within a minute
+			}
+		}
 	}
 
 	/** Whether the server knows every one of {@code names}: asked once, when the templates are created. */

@@ -129,6 +129,15 @@ public final class RedisServers {
 	}
 
 	/**
+	 * A Valkey 9.1 server of the caller's own, from Debian's sid package: it has {@code HPEXPIRE}
+	 * and {@code HSETEX}, but converts a hash to hashtable encoding the first time one of its fields
+	 * gets a TTL (valkey-io/valkey#2618); see {@link FetchedServerBinaries}.
+	 */
+	public static RedisServer startValkey91() {
+		return LocalRedisServer.start(FetchedServerBinaries.valkey9());
+	}
+
+	/**
 	 * A three-master cluster with one replica per master, of the caller's own, for failover tests:
 	 * always local processes, which the test can reshard and kill; the caller closes it.
 	 * @throws IllegalStateException when no redis-server can be had, saying what failed

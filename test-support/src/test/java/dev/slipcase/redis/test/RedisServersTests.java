@@ -106,6 +106,17 @@ class RedisServersTests {
 	}
 
 	@Test
+	void valkey91StartsWithHashFieldExpirationThatConvertsTheHash() {
+		try (RedisServer valkey91 = RedisServers.startValkey91()) {
+			assertThat(valkey91.info("server", "valkey_version")).startsWith("9.1.");
+			valkey91.command("HSET", "h", "a", "1", "b", "2");
+			assertThat(valkey91.command("OBJECT", "ENCODING", "h")).isEqualTo("listpack");
+			assertThat(valkey91.command("HPEXPIRE", "h", "60000", "FIELDS", "1", "a")).asList().containsExactly(1L);
+			assertThat(valkey91.command("OBJECT", "ENCODING", "h")).isEqualTo("hashtable");
+		}
+	}
+
+	@Test
 	void externalUrlIsParsed() {
 		RedisEndpoint endpoint = RedisEndpoint.parse("redis://:secret@redis.example:6380/2");
 		assertThat(endpoint.host()).isEqualTo("redis.example");
