@@ -1,0 +1,308 @@
+package dev.slipcase.redis.sharded;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.fault.FaultProxy;
+import dev.slipcase.redis.test.history.History;
+import dev.slipcase.redis.test.history.HistoryChecker;
+import dev.slipcase.redis.test.history.Operation;
+import dev.slipcase.redis.test.history.Operation.Kind;
+import dev.slipcase.redis.test.history.Outcome;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.serializer.GenericToStringSerializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A seeded, random history of sharded operations (set, setIfAbsent, setKeepTtl, get, delete,
+ * expire, persist on registers; increments on counters) on numeric and hashed namespaces (short
+ * ids and ids too long for a field, values that fit a field and values that overflow, with and
+ * without a bucket TTL), run by several threads through a {@link FaultProxy} that adds latency,
+ * loses replies in flight, cuts and resets connections and refuses new ones, then judged by
+ * {@link HistoryChecker}: every read as fresh as the acknowledged writes before it, no write
+ * applied after its caller was told it failed, every counter within its bounds; and every bucket
+ * still compact. A short run (20 s) is part of the build; {@code SLIPCASE_HISTORY_SECONDS} runs it
+ * longer, {@code SLIPCASE_HISTORY_SEED} replays a seed, {@code SLIPCASE_HISTORY_SERVER}
+ * ({@code redis70}, {@code redis80}, {@code valkey91}) picks the server. A failure prints the seed.
+ */
+class ShardedHistoryTests {
+
+	private static final int THREADS = 4;
+
+	private static final String PADDING = "x".repeat(120);
+
+	@Test
+	void aHistoryUnderFaultsHasNoAnomaly() throws Exception {
+		long seed = setting("SLIPCASE_HISTORY_SEED", System.nanoTime());
+		long seconds = setting("SLIPCASE_HISTORY_SECONDS", 20);
+		String server = System.getProperty("SLIPCASE_HISTORY_SERVER", System.getenv().getOrDefault(
+				"SLIPCASE_HISTORY_SERVER", "redis70"));
+		try (RedisServer redis = start(server); FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
+			RedisClient proxied = RedisClient.create(RedisURI.builder(RedisURI.create(proxy.endpoint().uri()))
+				.withTimeout(Duration.ofSeconds(1))
+				.build());
+			RedisClient direct = RedisClient.create(redis.endpoint().uri());
+			try (ShardedTemplates through = ShardedTemplates.create(proxied);
+					ShardedTemplates checking = ShardedTemplates.create(direct)) {
+				Workload workload = new Workload(through);
+				History history = new History((failure) -> Outcome.INFO);
+				Map<Fault, Integer> faults = run(workload, history, proxy, seed, seconds);
+				proxy.heal();
+				Thread.sleep(1_000);
+				new Workload(checking).readEverything(history);
+
+				List<Operation> operations = history.operations();
+				List<String> anomalies = HistoryChecker.check(operations);
+				long unknown = operations.stream().filter((operation) -> operation.outcome() == Outcome.INFO).count();
+				System.out.printf("history seed %d on %s: %d operations (%d unknown), faults %s, %d anomalies%n", seed,
+						server, operations.size(), unknown, faults, anomalies.size());
+				assertThat(anomalies).as("anomalies of seed %d on %s (replay with SLIPCASE_HISTORY_SEED=%d)", seed,
+						server, seed)
+					.isEmpty();
+				assertThat(faults.values().stream().mapToInt(Integer::intValue).sum()).as("faults injected").isPositive();
+				assertThat(nonCompactBuckets(redis)).as("buckets that left the compact encoding, seed %d", seed).isEmpty();
+			}
+			finally {
+				proxied.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+				direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static Map<Fault, Integer> run(Workload workload, History history, FaultProxy proxy, long seed,
+			long seconds) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		AtomicBoolean running = new AtomicBoolean(true);
+		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
+		List<Future<?>> workers = new ArrayList<>();
+		for (int t = 0; t < THREADS; t++) {
+			int process = t;
+			Random random = new Random(seed + 31L * (t + 1));
+			workers.add(pool.submit(() -> {
+				for (int sequence = 0; running.get(); sequence++) {
+					workload.step(history, process, sequence, random);
+				}
+				return null;
+			}));
+		}
+		Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
+		Random nemesis = new Random(seed);
+		try {
+			while (System.nanoTime() < deadline) {
+				Thread.sleep(200 + nemesis.nextInt(300));
+				Fault fault = Fault.values()[nemesis.nextInt(Fault.values().length)];
+				fault.inject(proxy, nemesis);
+				faults.merge(fault, 1, Integer::sum);
+			}
+		}
+		finally {
+			proxy.heal();
+			running.set(false);
+			for (Future<?> worker : workers) {
+				worker.get(2, TimeUnit.MINUTES);
+			}
+			pool.shutdown();
+		}
+		return faults;
+	}
+
+	/** Every bucket of the namespaces that is not a compact hash. */
+	private static List<String> nonCompactBuckets(RedisServer redis) {
+		List<String> wrong = new ArrayList<>();
+		@SuppressWarnings("unchecked")
+		List<Object> keys = (List<Object>) redis.command("KEYS", "~sc:*");
+		for (Object key : keys) {
+			String name = String.valueOf(key);
+			if ("hash".equals(redis.command("TYPE", name))) {
+				Object encoding = redis.command("OBJECT", "ENCODING", name);
+				if (!"listpack".equals(encoding) && !"ziplist".equals(encoding) && !"listpackex".equals(encoding)) {
+					wrong.add(name + " " + encoding);
+				}
+			}
+		}
+		return wrong;
+	}
+
+	private static RedisServer start(String server) {
+		return switch (server) {
+			case "redis80" -> RedisServers.startRedis80();
+			case "valkey91" -> RedisServers.startValkey91();
+			default -> RedisServers.start();
+		};
+	}
+
+	private static long setting(String name, long fallback) {
+		String value = System.getProperty(name, System.getenv(name));
+		return (value == null || value.isBlank()) ? fallback : Long.parseLong(value.trim());
+	}
+
+	/** What the nemesis does to the wire. */
+	private enum Fault {
+
+		LATENCY {
+			@Override
+			void inject(FaultProxy proxy, Random random) throws InterruptedException {
+				proxy.latency(Duration.ofMillis(5 + random.nextInt(30)));
+				Thread.sleep(300);
+				proxy.latency(Duration.ZERO);
+			}
+		},
+		LOST_REPLIES {
+			@Override
+			void inject(FaultProxy proxy, Random random) throws InterruptedException {
+				proxy.holdReplies();
+				Thread.sleep(50 + random.nextInt(100));
+				proxy.cutAndHeal();
+			}
+		},
+		CUT {
+			@Override
+			void inject(FaultProxy proxy, Random random) {
+				proxy.cut();
+			}
+		},
+		RESET {
+			@Override
+			void inject(FaultProxy proxy, Random random) {
+				proxy.reset();
+			}
+		},
+		REFUSED {
+			@Override
+			void inject(FaultProxy proxy, Random random) throws InterruptedException {
+				proxy.refuseConnections();
+				proxy.cut();
+				Thread.sleep(200 + random.nextInt(400));
+				proxy.heal();
+			}
+		};
+
+		abstract void inject(FaultProxy proxy, Random random) throws InterruptedException;
+
+	}
+
+	/** The keys and the operations on them. */
+	private static final class Workload {
+
+		private final List<ShardedTemplate<String>> registers = new ArrayList<>();
+
+		private final List<List<String>> registerKeys = new ArrayList<>();
+
+		private final ShardedTemplate<Long> counters;
+
+		private final List<String> counterKeys = new ArrayList<>();
+
+		Workload(ShardedTemplates templates) {
+			ShardedNamespace numeric = ShardedNamespace.builder("hist-n").keyPrefix("n:").build();
+			ShardedNamespace hashed = ShardedNamespace.builder("hist-h").keyPrefix("h:")
+				.strategy(ShardingStrategy.HASHED)
+				.build();
+			ShardedNamespace bucketTtl = ShardedNamespace.builder("hist-b").keyPrefix("b:")
+				.bucketTtl(Duration.ofHours(1))
+				.build();
+			add(templates.template(numeric, ShardedTemplateContract.STRINGS), ids("n:", false, 40));
+			add(templates.template(hashed, ShardedTemplateContract.STRINGS), ids("h:", true, 40));
+			add(templates.template(bucketTtl, ShardedTemplateContract.STRINGS), ids("b:", false, 20));
+			this.counters = templates.template(ShardedNamespace.builder("hist-c").keyPrefix("c:").build(),
+					new GenericToStringSerializer<>(Long.class));
+			for (int i = 0; i < 16; i++) {
+				this.counterKeys.add("c:" + i);
+			}
+		}
+
+		private void add(ShardedTemplate<String> template, List<String> keys) {
+			this.registers.add(template);
+			this.registerKeys.add(keys);
+		}
+
+		/** Numeric ids, or for hashed ones: half short, half too long for a field. */
+		private static List<String> ids(String prefix, boolean hashed, int count) {
+			List<String> keys = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				keys.add(prefix + (!hashed ? Integer.toString(i) : (i % 2 == 0) ? "u" + i : "L".repeat(90) + i));
+			}
+			return keys;
+		}
+
+		void step(History history, int process, int sequence, Random random) {
+			if (random.nextInt(10) == 0) {
+				String key = this.counterKeys.get(random.nextInt(this.counterKeys.size()));
+				if (random.nextBoolean()) {
+					history.run(process, Kind.INCREMENT, key, "1", () -> Long.toString(this.counters.incrBy(key, 1)));
+				}
+				else {
+					history.run(process, Kind.GET, key, null, () -> text(this.counters.get(key)));
+				}
+				return;
+			}
+			int namespace = random.nextInt(this.registers.size());
+			ShardedTemplate<String> template = this.registers.get(namespace);
+			List<String> keys = this.registerKeys.get(namespace);
+			String key = keys.get(random.nextInt(keys.size()));
+			String value = "p" + process + "-" + sequence + (random.nextInt(3) == 0 ? PADDING : "");
+			int choice = random.nextInt(100);
+			if (choice < 35) {
+				history.run(process, Kind.GET, key, null, () -> template.get(key));
+			}
+			else if (choice < 55) {
+				history.run(process, Kind.SET, key, value, () -> {
+					template.set(key, value);
+					return null;
+				});
+			}
+			else if (choice < 63) {
+				history.run(process, Kind.SET_IF_ABSENT, key, value, () -> Boolean.toString(template.setIfAbsent(key, value)));
+			}
+			else if (choice < 71) {
+				history.run(process, Kind.SET_KEEP_TTL, key, value, () -> {
+					template.setKeepTtl(key, value);
+					return null;
+				});
+			}
+			else if (choice < 82) {
+				history.run(process, Kind.DELETE, key, null, () -> Boolean.toString(template.delete(key)));
+			}
+			else if (choice < 92) {
+				history.run(process, Kind.EXPIRE, key, null,
+						() -> Boolean.toString(template.expire(key, Duration.ofHours(1))));
+			}
+			else {
+				history.run(process, Kind.PERSIST, key, null, () -> Boolean.toString(template.persist(key)));
+			}
+		}
+
+		/** One final read of every key, after the faults. */
+		void readEverything(History history) {
+			for (int namespace = 0; namespace < this.registers.size(); namespace++) {
+				ShardedTemplate<String> template = this.registers.get(namespace);
+				for (String key : this.registerKeys.get(namespace)) {
+					history.run(-1, Kind.GET, key, null, () -> template.get(key));
+				}
+			}
+			for (String key : this.counterKeys) {
+				history.run(-1, Kind.GET, key, null, () -> text(this.counters.get(key)));
+			}
+		}
+
+		private static String text(Long value) {
+			return (value != null) ? value.toString() : null;
+		}
+
+	}
+
+}
