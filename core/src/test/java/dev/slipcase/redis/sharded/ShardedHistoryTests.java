@@ -2,19 +2,15 @@ package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.fault.FaultProxy;
+import dev.slipcase.redis.test.history.FaultyRun;
+import dev.slipcase.redis.test.history.FaultyRun.Fault;
 import dev.slipcase.redis.test.history.History;
 import dev.slipcase.redis.test.history.HistoryChecker;
 import dev.slipcase.redis.test.history.Operation;
@@ -48,8 +44,8 @@ class ShardedHistoryTests {
 
 	@Test
 	void aHistoryUnderFaultsHasNoAnomaly() throws Exception {
-		long seed = setting("SLIPCASE_HISTORY_SEED", System.nanoTime());
-		long seconds = setting("SLIPCASE_HISTORY_SECONDS", 20);
+		long seed = FaultyRun.setting("SLIPCASE_HISTORY_SEED", System.nanoTime());
+		long seconds = FaultyRun.setting("SLIPCASE_HISTORY_SECONDS", 20);
 		String server = System.getProperty("SLIPCASE_HISTORY_SERVER", System.getenv().getOrDefault(
 				"SLIPCASE_HISTORY_SERVER", "redis70"));
 		try (RedisServer redis = start(server); FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
@@ -61,7 +57,8 @@ class ShardedHistoryTests {
 					ShardedTemplates checking = ShardedTemplates.create(direct)) {
 				Workload workload = new Workload(through);
 				History history = new History((failure) -> Outcome.INFO);
-				Map<Fault, Integer> faults = run(workload, history, proxy, seed, seconds);
+				Map<Fault, Integer> faults = FaultyRun.run(proxy, THREADS, Duration.ofSeconds(seconds), seed,
+						(process, sequence, random) -> workload.step(history, process, sequence, random));
 				proxy.heal();
 				Thread.sleep(1_000);
 				new Workload(checking).readEverything(history);
@@ -82,43 +79,6 @@ class ShardedHistoryTests {
 				direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 			}
 		}
-	}
-
-	private static Map<Fault, Integer> run(Workload workload, History history, FaultProxy proxy, long seed,
-			long seconds) throws Exception {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-		AtomicBoolean running = new AtomicBoolean(true);
-		ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-		List<Future<?>> workers = new ArrayList<>();
-		for (int t = 0; t < THREADS; t++) {
-			int process = t;
-			Random random = new Random(seed + 31L * (t + 1));
-			workers.add(pool.submit(() -> {
-				for (int sequence = 0; running.get(); sequence++) {
-					workload.step(history, process, sequence, random);
-				}
-				return null;
-			}));
-		}
-		Map<Fault, Integer> faults = new EnumMap<>(Fault.class);
-		Random nemesis = new Random(seed);
-		try {
-			while (System.nanoTime() < deadline) {
-				Thread.sleep(200 + nemesis.nextInt(300));
-				Fault fault = Fault.values()[nemesis.nextInt(Fault.values().length)];
-				fault.inject(proxy, nemesis);
-				faults.merge(fault, 1, Integer::sum);
-			}
-		}
-		finally {
-			proxy.heal();
-			running.set(false);
-			for (Future<?> worker : workers) {
-				worker.get(2, TimeUnit.MINUTES);
-			}
-			pool.shutdown();
-		}
-		return faults;
 	}
 
 	/** Every bucket of the namespaces that is not a compact hash. */
@@ -144,56 +104,6 @@ class ShardedHistoryTests {
 			case "valkey91" -> RedisServers.startValkey91();
 			default -> RedisServers.start();
 		};
-	}
-
-	private static long setting(String name, long fallback) {
-		String value = System.getProperty(name, System.getenv(name));
-		return (value == null || value.isBlank()) ? fallback : Long.parseLong(value.trim());
-	}
-
-	/** What the nemesis does to the wire. */
-	private enum Fault {
-
-		LATENCY {
-			@Override
-			void inject(FaultProxy proxy, Random random) throws InterruptedException {
-				proxy.latency(Duration.ofMillis(5 + random.nextInt(30)));
-				Thread.sleep(300);
-				proxy.latency(Duration.ZERO);
-			}
-		},
-		LOST_REPLIES {
-			@Override
-			void inject(FaultProxy proxy, Random random) throws InterruptedException {
-				proxy.holdReplies();
-				Thread.sleep(50 + random.nextInt(100));
-				proxy.cutAndHeal();
-			}
-		},
-		CUT {
-			@Override
-			void inject(FaultProxy proxy, Random random) {
-				proxy.cut();
-			}
-		},
-		RESET {
-			@Override
-			void inject(FaultProxy proxy, Random random) {
-				proxy.reset();
-			}
-		},
-		REFUSED {
-			@Override
-			void inject(FaultProxy proxy, Random random) throws InterruptedException {
-				proxy.refuseConnections();
-				proxy.cut();
-				Thread.sleep(200 + random.nextInt(400));
-				proxy.heal();
-			}
-		};
-
-		abstract void inject(FaultProxy proxy, Random random) throws InterruptedException;
-
 	}
 
 	/** The keys and the operations on them. */

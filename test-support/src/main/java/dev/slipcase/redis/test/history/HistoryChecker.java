@@ -1,6 +1,8 @@
 package dev.slipcase.redis.test.history;
 
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,43 +69,68 @@ public final class HistoryChecker {
 			writes.add(new Write(value, operation.invoked(), operation.completed(), operation.outcome() == Outcome.OK,
 					operation));
 		}
+		Map<@Nullable String, List<Write>> byValue = new HashMap<>();
+		writes.forEach((write) -> byValue.computeIfAbsent(write.value(), (value) -> new ArrayList<>()).add(write));
+		// the acknowledged writes by completion, with the latest invocation among those completed so far:
+		// a read that begins after W completed must not return a write that ended before W began
+		List<Write> acknowledged = writes.stream()
+			.filter(Write::acknowledged)
+			.sorted(Comparator.comparingLong(Write::completed))
+			.toList();
+		long[] completions = new long[acknowledged.size()];
+		Write[] latestBegun = new Write[acknowledged.size()];
+		for (int i = 0; i < acknowledged.size(); i++) {
+			Write write = acknowledged.get(i);
+			completions[i] = write.completed();
+			latestBegun[i] = (i > 0 && latestBegun[i - 1].invoked() > write.invoked()) ? latestBegun[i - 1] : write;
+		}
 		for (Operation read : history) {
 			if (read.kind() != Kind.GET || read.outcome() != Outcome.OK) {
 				continue;
 			}
-			String problem = registerProblem(read, writes);
+			int before = completedBefore(completions, read.invoked());
+			Write newest = (before > 0) ? latestBegun[before - 1] : null;
+			String problem = registerProblem(read, byValue.getOrDefault(read.result(), List.of()), newest);
 			if (problem != null) {
 				anomalies.add("key " + key + ": " + problem);
 			}
 		}
 	}
 
-	private static @Nullable String registerProblem(Operation read, List<Write> writes) {
-		List<Write> candidates = new ArrayList<>();
-		for (Write write : writes) {
-			if (Objects.equals(write.value(), read.result()) && write.invoked() < read.completed()) {
-				candidates.add(write);
+	/** How many of the sorted {@code completions} are before {@code time}. */
+	private static int completedBefore(long[] completions, long time) {
+		int low = 0;
+		int high = completions.length;
+		while (low < high) {
+			int middle = (low + high) >>> 1;
+			if (completions[middle] < time) {
+				low = middle + 1;
+			}
+			else {
+				high = middle;
 			}
 		}
-		if (candidates.isEmpty()) {
-			return read + " returned a value no acknowledged or unknown write invoked before it could have left";
-		}
-		Write newest = null;
-		for (Write candidate : candidates) {
-			Write overwrittenBy = null;
-			for (Write write : writes) {
-				if (write != candidate && write.acknowledged() && write.completed() < read.invoked()
-						&& candidate.completed() < write.invoked()) {
-					overwrittenBy = write;
-					break;
-				}
+		return low;
+	}
+
+	/**
+	 * What is wrong with {@code read}, given the writes of the value it returned and the
+	 * acknowledged write that began last among those completed before the read began.
+	 */
+	private static @Nullable String registerProblem(Operation read, List<Write> sameValue, @Nullable Write newest) {
+		Write source = null;
+		for (Write candidate : sameValue) {
+			if (candidate.invoked() >= read.completed()) {
+				continue;
 			}
-			if (overwrittenBy == null) {
+			if (newest == null || candidate == newest || candidate.completed() >= newest.invoked()) {
 				return null;
 			}
-			newest = overwrittenBy;
+			source = candidate;
 		}
-		Write source = candidates.get(candidates.size() - 1);
+		if (source == null) {
+			return read + " returned a value no acknowledged or unknown write invoked before it could have left";
+		}
 		return read + " is older than " + newest.operation() + ", acknowledged before the read began and begun after "
 				+ ((source.operation() != null) ? source.operation() : "the start") + " had ended";
 	}
