@@ -134,7 +134,7 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 		if (connection != null && (!this.owned || isUsable(connection))) {
 			return connection;
 		}
-		return this.open.compute(database, (db, existing) -> {
+		CompletableFuture<StatefulConnection<K, V>> opened = this.open.compute(database, (db, existing) -> {
 			if (existing != null && (!this.owned || isUsable(existing))) {
 				return existing;
 			}
@@ -143,6 +143,14 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 			}
 			return this.connector.connect(db);
 		});
+		if (this.closed) {
+			// close() ran meanwhile: it set the flag before it took the connections, and this put the
+			// connection in before reading the flag, so either close() closes it or this does
+			this.open.remove(database, opened);
+			opened.thenCompose(StatefulConnection::closeAsync).exceptionally((ex) -> null);
+			return CompletableFuture.failedFuture(new IllegalStateException("The template is closed"));
+		}
+		return opened;
 	}
 
 	/**

@@ -1,0 +1,70 @@
+package dev.slipcase.redis.lettuce;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link ConnectionHolder} against a real server of its own, whose connected clients it
+ * counts.
+ */
+class ConnectionHolderTests {
+
+	@Test
+	void aConnectionOpenedWhileTheHolderClosesIsClosedToo() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			try {
+				for (int round = 0; round < 100; round++) {
+					ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening(
+							Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
+							ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
+					int database = round % 4;
+					CountDownLatch start = new CountDownLatch(1);
+					CompletableFuture<?> getting = CompletableFuture.runAsync(() -> {
+						await(start);
+						holder.get(database);
+					});
+					CompletableFuture<?> closing = CompletableFuture.runAsync(() -> {
+						await(start);
+						holder.close();
+					});
+					start.countDown();
+					CompletableFuture.allOf(getting, closing).get(30, TimeUnit.SECONDS);
+				}
+				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+				while (connectedClients(redis) > 1 && System.nanoTime() < deadline) {
+					Thread.sleep(20);
+				}
+				assertThat(connectedClients(redis)).as("connections left open besides the one counting").isEqualTo(1);
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static long connectedClients(RedisServer redis) {
+		return Long.parseLong(redis.info("clients", "connected_clients"));
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
