@@ -30,8 +30,10 @@ import org.springframework.data.redis.RedisSystemException;
  * marker of a value too long for a compact hash), a {@code DEL} of the overflow keys of the values
  * that fit, and a {@code SET} of each overflow value. The field command is {@code HSET}, which
  * clears any field TTL as a plain {@code SET} does; with a TTL, {@code HSETEX … PX} (Redis 8.0) or
- * {@code HSET} and {@code HPEXPIRE} (Redis 7.4), the marker of an overflow value expiring with it;
- * keeping the TTL, {@code HSETEX … KEEPTTL} (Redis 8.0, values that fit only). On a standalone server
+ * {@code HSET} and {@code HPEXPIRE} (Redis 7.4), the marker of an overflow value expiring with it.
+ * A write that keeps the TTL never comes here: a value behind the overflow marker may hold its TTL on
+ * the overflow key alone (written before an upgrade from Redis 7), which {@code HSETEX … KEEPTTL}
+ * and the block's {@code DEL} would drop; the script reads the TTL where the value lives. On a standalone server
  * all buckets of one write share one block. Thread-safe.
  */
 final class BucketTransactions {
@@ -52,12 +54,15 @@ final class BucketTransactions {
 		this.limits = limits;
 	}
 
-	/** Whether {@link #write} can write with {@code ttlMode}: always without a TTL, else as the server allows. */
-	boolean supports(TtlMode ttlMode, List<Place> places) {
+	/**
+	 * Whether {@link #write} can write with {@code ttlMode}: always without a TTL, with one as the
+	 * server allows, never keeping the current one (see the class).
+	 */
+	boolean supports(TtlMode ttlMode) {
 		return switch (ttlMode) {
 			case CLEAR -> true;
 			case SET -> this.limits.fieldExpiry();
-			case KEEP -> this.limits.setWithExpiry() && places.stream().allMatch((place) -> place == Place.FIELD);
+			case KEEP -> false;
 		};
 	}
 
@@ -167,13 +172,7 @@ final class BucketTransactions {
 			return List.of(hset, TransactionLane.command(CommandType.HPEXPIRE,
 					new IntegerListOutput<>(ByteArrayCodec.INSTANCE), expire));
 		}
-		CommandArgs<byte[], byte[]> args = args().addKey(bucket);
-		if (ttlMode == TtlMode.SET) {
-			args.add(CommandKeyword.PX).add(ttlMillis);
-		}
-		else {
-			args.add(CommandKeyword.KEEPTTL);
-		}
+		CommandArgs<byte[], byte[]> args = args().addKey(bucket).add(CommandKeyword.PX).add(ttlMillis);
 		args.add(CommandKeyword.FIELDS).add(fieldsAndValues.size() / 2);
 		fieldsAndValues.forEach(args::add);
 		return List.of(TransactionLane.command(CommandType.HSETEX, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
@@ -183,9 +182,6 @@ final class BucketTransactions {
 		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
 		if (ttlMode == TtlMode.SET) {
 			args.add(CommandKeyword.PX).add(ttlMillis);
-		}
-		else if (ttlMode == TtlMode.KEEP) {
-			args.add(CommandKeyword.KEEPTTL);
 		}
 		return TransactionLane.command(CommandType.SET, new StatusOutput<>(ByteArrayCodec.INSTANCE), args);
 	}

@@ -71,7 +71,7 @@ final class BucketWrites {
 			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
 		}
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
-		if (canTransact(locations, nx, ttlMode, places)) {
+		if (canTransact(locations, nx, ttlMode)) {
 			List<Integer> refused = this.transactions.write(locations, values, places, ttlMode, ttlMillis);
 			boolean[] written = new boolean[n];
 			Arrays.fill(written, true);
@@ -143,8 +143,8 @@ final class BucketWrites {
 	 * Whether a write can run without a script, see {@link BucketTransactions}: a lane is there, no
 	 * NX, no bucket TTL, a TTL only as the server allows, and no bucket with an entry limit to check.
 	 */
-	private boolean canTransact(List<Location> locations, boolean nx, TtlMode ttlMode, List<Place> places) {
-		if (this.transactions == null || nx || this.bucketTtlMillis > 0 || !this.transactions.supports(ttlMode, places)) {
+	private boolean canTransact(List<Location> locations, boolean nx, TtlMode ttlMode) {
+		if (this.transactions == null || nx || this.bucketTtlMillis > 0 || !this.transactions.supports(ttlMode)) {
 			return false;
 		}
 		for (Location location : locations) {

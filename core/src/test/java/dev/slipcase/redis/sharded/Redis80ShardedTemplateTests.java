@@ -21,6 +21,20 @@ class Redis80ShardedTemplateTests extends StandaloneShardedTemplateContract {
 	}
 
 	@Test
+	void setKeepTtlKeepsTheTtlOfAValueWrittenBeforeAnUpgradeFromRedis7() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		String key = key(template, 1);
+		template.set(key, "x".repeat(200));
+		String overflow = template.namespace().ownedKeyPrefix() + "n:0}:1";
+		assertThat(redis().exists(overflow)).isOne();
+		// what Redis 7 left of set(key, value, ttl): the TTL on the overflow key, none on its marker
+		redis().pexpire(overflow, 300_000);
+		template.setKeepTtl(key, "small");
+		assertThat(template.get(key)).isEqualTo("small");
+		assertThat(template.ttlMillis(key)).isBetween(1L, 300_000L);
+	}
+
+	@Test
 	void runsOnRedis80() {
 		assertThat(this.server.info("server", "redis_version")).startsWith("8.0");
 		assertThat(templates().supportsFieldExpiry()).isTrue();
