@@ -120,17 +120,17 @@ public final class BinaryCommands {
 
 	/** {@code HPEXPIRE key millis FIELDS 1 field} (Redis 7.4+): per field 1 when set, -2 when absent; sent at most once. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpexpire(byte[] key, long millis, byte[] field) {
-		return fieldWrite(CommandType.HPEXPIRE, args().addKey(key).add(millis), field);
+		return write(CommandType.HPEXPIRE, new IntegerListOutput<>(CODEC), fields(args().addKey(key).add(millis), field));
 	}
 
 	/** {@code HPERSIST key FIELDS 1 field} (Redis 7.4+): per field 1 when a TTL was removed; sent at most once. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpersist(byte[] key, byte[] field) {
-		return fieldWrite(CommandType.HPERSIST, args().addKey(key), field);
+		return write(CommandType.HPERSIST, new IntegerListOutput<>(CODEC), fields(args().addKey(key), field));
 	}
 
 	/** {@code HPTTL key FIELDS 1 field} (Redis 7.4+): per field its TTL, as {@code PTTL} gives it. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpttl(byte[] key, byte[] field) {
-		return fieldCommand(CommandType.HPTTL, args().addKey(key), field);
+		return command(CommandType.HPTTL, new IntegerListOutput<>(CODEC), fields(args().addKey(key), field));
 	}
 
 	/** {@code OBJECT ENCODING key}: the encoding, or {@code null} when the key does not exist. */
@@ -162,14 +162,9 @@ public final class BinaryCommands {
 		return command(CommandType.COMMAND, new ArrayOutput<>(CODEC), args);
 	}
 
-	private static AsyncCommand<byte[], byte[], List<Long>> fieldCommand(ProtocolKeyword type,
-			CommandArgs<byte[], byte[]> args, byte[] field) {
-		return command(type, new IntegerListOutput<>(CODEC), args.add(CommandKeyword.FIELDS).add(1).addKey(field));
-	}
-
-	private static AsyncCommand<byte[], byte[], List<Long>> fieldWrite(ProtocolKeyword type,
-			CommandArgs<byte[], byte[]> args, byte[] field) {
-		return write(type, new IntegerListOutput<>(CODEC), args.add(CommandKeyword.FIELDS).add(1).addKey(field));
+	/** {@code args} followed by {@code FIELDS 1 field}, as the hash-field TTL commands take it. */
+	private static CommandArgs<byte[], byte[]> fields(CommandArgs<byte[], byte[]> args, byte[] field) {
+		return args.add(CommandKeyword.FIELDS).add(1).addKey(field);
 	}
 
 	/** A write: sent at most once, see {@link SentOnceCommand}. */
