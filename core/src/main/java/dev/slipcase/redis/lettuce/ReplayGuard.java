@@ -71,12 +71,12 @@ public final class ReplayGuard<K, V, T> {
 	}
 
 	/** Whether the command was ever written (not replaced). */
-	public boolean isWritten() {
+	boolean isWritten() {
 		return this.written;
 	}
 
 	/** Writes {@code PING} in the command's place and swallows its reply. */
-	public void writePing(ByteBuf buf) {
+	void writePing(ByteBuf buf) {
 		this.output.discarding = true;
 		buf.writeBytes(PING);
 	}

@@ -41,9 +41,6 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	private final boolean opensBlock;
 
-	/** Set when the command was replaced by {@code PING} because its block was given up. */
-	private boolean abandoned;
-
 	private SentOnceCommand(ProtocolKeyword type, ReplayGuard<K, V, T> guard, CommandArgs<K, V> args,
 			@Nullable TransactionBlock block, boolean opensBlock) {
 		super(new Command<>(type, guard.output(), args));
@@ -77,7 +74,7 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	public void encode(ByteBuf buf) {
 		TransactionBlock block = this.block;
 		if (block != null && !this.guard.isWritten() && !isWrittenWith(block)) {
-			this.abandoned = true;
+			// never written: its reply is that PING's, and complete() fails it as given up
 			this.guard.writePing(buf);
 			return;
 		}
@@ -116,7 +113,8 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	@Override
 	public void complete() {
-		if (this.abandoned) {
+		if (!this.guard.isWritten()) {
+			// a reply to a command never written is the PING of a block given up
 			completeExceptionally(new CancellationException(this.name
 					+ " was not sent: its caller gave up on its block before the block was written"));
 			return;
