@@ -50,12 +50,12 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	/**
 	 * Runs {@code commands} between {@code MULTI} and {@code EXEC}, in database {@code database}
 	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the commands
-	 * must be in that slot. Build each command with {@link #command}.
+	 * must be in that slot. Build each command with {@link #command}, for one block only.
 	 * @return the future of {@code EXEC}'s reply: the replies of the commands in order (a command
 	 * Redis refused holds its exception), or a failure when the transaction did not run
 	 */
 	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
-			List<? extends AsyncCommand<K, V, ?>> commands) {
+			List<? extends SentOnceCommand<K, V, ?>> commands) {
 		RedisCodec<K, V> codec = this.connections.codec();
 		TransactionBlock decision = new TransactionBlock();
 		AsyncCommand<K, V, String> multi = SentOnceCommand.inBlock(decision, true, CommandType.MULTI,
@@ -65,9 +65,9 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				new MultiOutput<>(codec), new CommandArgs<>(codec));
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
-		for (AsyncCommand<K, V, ?> command : commands) {
-			if (!(command instanceof SentOnceCommand<K, V, ?> blockCommand) || !blockCommand.joinBlock(decision)) {
-				throw new IllegalArgumentException("A block's commands come from TransactionLane.command, each used once");
+		for (SentOnceCommand<K, V, ?> command : commands) {
+			if (!command.joinBlock(decision)) {
+				throw new IllegalArgumentException("A block's commands are each used in one block only");
 			}
 			block.add(command);
 		}
@@ -99,7 +99,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	}
 
 	/** A command for {@link #execute}: sent at most once, and only with its whole block. */
-	public static <K, V, T> AsyncCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
+	public static <K, V, T> SentOnceCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
 		return SentOnceCommand.of(type, output, args);
 	}

@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.RedisFailures;
+import dev.slipcase.redis.lettuce.SentOnceCommand;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
@@ -16,7 +17,6 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerListOutput;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
@@ -112,9 +112,9 @@ final class BucketTransactions {
 		return refused;
 	}
 
-	private List<AsyncCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
+	private List<SentOnceCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis) {
-		List<AsyncCommand<byte[], byte[], ?>> commands = new ArrayList<>();
+		List<SentOnceCommand<byte[], byte[], ?>> commands = new ArrayList<>();
 		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
 		// server has no slots
 		CommandArgs<byte[], byte[]> unused = args();
@@ -154,12 +154,12 @@ final class BucketTransactions {
 	}
 
 	/** The commands that set the fields, with the TTL asked for. */
-	private List<AsyncCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
+	private List<SentOnceCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
 			TtlMode ttlMode, long ttlMillis) {
 		if (ttlMode == TtlMode.CLEAR || (ttlMode == TtlMode.SET && !this.limits.setWithExpiry())) {
 			CommandArgs<byte[], byte[]> args = args().addKey(bucket);
 			fieldsAndValues.forEach(args::add);
-			AsyncCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
+			SentOnceCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
 					new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
 			if (ttlMode == TtlMode.CLEAR) {
 				return List.of(hset);
@@ -178,7 +178,7 @@ final class BucketTransactions {
 		return List.of(TransactionLane.command(CommandType.HSETEX, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
 	}
 
-	private static AsyncCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
+	private static SentOnceCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
 		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
 		if (ttlMode == TtlMode.SET) {
 			args.add(CommandKeyword.PX).add(ttlMillis);
