@@ -146,9 +146,7 @@ final class BucketStore {
 	 */
 	String increment(String key, String delta, boolean floating) {
 		Location location = locate(key);
-		if (this.namespace.readThrough()) {
-			copyPlainValue(location);
-		}
+		copyPlainValueWhenReadThrough(location);
 		if (!location.fieldFits()) {
 			return floating
 					? Double.toString(this.redis.call(BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)),
@@ -191,9 +189,12 @@ final class BucketStore {
 		}
 	}
 
-	/** With read-through: copies a plain key's value to its new place before it is changed in place. */
-	private void copyPlainValue(Location location) {
-		if (this.reads.readOwn(location) != null) {
+	/**
+	 * With read-through: copies a plain key's value and TTL to its new place before it is changed in
+	 * place (an increment, a TTL change); without, does nothing.
+	 */
+	private void copyPlainValueWhenReadThrough(Location location) {
+		if (!this.namespace.readThrough() || this.reads.readOwn(location) != null) {
 			return;
 		}
 		byte[] plainKey = KeyPlacement.bytes(location.key());
@@ -232,9 +233,7 @@ final class BucketStore {
 	 */
 	boolean expire(String key, Duration ttl) {
 		Location location = locate(key);
-		if (this.namespace.readThrough()) {
-			copyPlainValue(location);
-		}
+		copyPlainValueWhenReadThrough(location);
 		boolean mayMove = this.namespace.ttlFallback() == TtlFallback.PLAIN_KEY;
 		long reply = alone((pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
 				this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key);
@@ -247,9 +246,7 @@ final class BucketStore {
 	/** Removes the TTL of {@code key}; whether it had one. */
 	boolean persist(String key) {
 		Location location = locate(key);
-		if (this.namespace.readThrough()) {
-			copyPlainValue(location);
-		}
+		copyPlainValueWhenReadThrough(location);
 		switch (place(location)) {
 			case OVERFLOW:
 				if (location.fieldFits() && this.limits.fieldExpiry()) {
