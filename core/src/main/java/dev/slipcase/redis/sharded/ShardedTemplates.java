@@ -2,6 +2,7 @@ package dev.slipcase.redis.sharded;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,8 +16,8 @@ import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
 import dev.slipcase.redis.lettuce.Connectors;
-import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
@@ -306,23 +307,24 @@ public final class ShardedTemplates implements AutoCloseable {
 	private boolean fieldTtlKeepsHashCompact() {
 		byte[] probe = ("slipcase:probe:field-ttl:" + UUID.randomUUID()).getBytes(StandardCharsets.UTF_8);
 		byte[] field = { 'f' };
+		// one round trip; the DEL goes out whatever the commands before it answer
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		List<CompletableFuture<?>> replies = new ArrayList<>();
+		replies.add(pipeline.add(BinaryCommands.hset(probe, field, new byte[] { 'v' })));
+		replies.add(pipeline.add(BinaryCommands.pexpire(probe, 60_000)));
+		replies.add(pipeline.add(BinaryCommands.hpexpire(probe, 60_000, field)));
+		CompletableFuture<@Nullable String> encoding = pipeline.add(BinaryCommands.objectEncoding(probe));
+		replies.add(encoding);
+		replies.add(pipeline.add(BinaryCommands.del(probe)));
+		pipeline.send();
 		try {
-			this.redis.call(BinaryCommands.hset(probe, field, new byte[] { 'v' }), "probe field TTLs at", null);
-			this.redis.call(BinaryCommands.pexpire(probe, 60_000), "probe field TTLs at", null);
-			this.redis.call(BinaryCommands.hpexpire(probe, 60_000, field), "probe field TTLs at", null);
-			String encoding = this.redis.call(BinaryCommands.objectEncoding(probe), "probe field TTLs at", null);
-			return encoding != null && (encoding.startsWith("listpack") || encoding.equals("ziplist"));
+			this.redis.awaitAll(replies, "probe field TTLs at", null);
+			String found = encoding.join();
+			return found != null && (found.startsWith("listpack") || found.equals("ziplist"));
 		}
 		catch (RuntimeException ex) {
+			// an ACL that refuses the scratch write, say; the key expires within a minute
 			return false;
-		}
-		finally {
-			try {
-				this.redis.call(BinaryCommands.del(probe), "delete the probe", null);
-			}
-			catch (RuntimeException ex) {
-				// it expires within a minute
-			}
 		}
 	}
 
