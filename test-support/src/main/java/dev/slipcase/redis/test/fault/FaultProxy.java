@@ -46,8 +46,6 @@ public final class FaultProxy implements AutoCloseable {
 
 	private final AtomicLong refused = new AtomicLong();
 
-	private final AtomicLong cuts = new AtomicLong();
-
 	private volatile long latencyNanos;
 
 	private volatile boolean refusing;
@@ -124,7 +122,6 @@ public final class FaultProxy implements AutoCloseable {
 	}
 
 	private void closeAll(boolean reset) {
-		this.cuts.incrementAndGet();
 		for (ProxiedConnection connection : List.copyOf(this.connections)) {
 			connection.close(reset);
 		}
