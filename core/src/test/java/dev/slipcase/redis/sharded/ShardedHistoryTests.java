@@ -1,11 +1,13 @@
 package dev.slipcase.redis.sharded;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
+import dev.slipcase.redis.test.DurableRedisServer;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.fault.FaultProxy;
@@ -18,6 +20,9 @@ import dev.slipcase.redis.test.history.Operation.Kind;
 import dev.slipcase.redis.test.history.Outcome;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.serializer.GenericToStringSerializer;
@@ -28,8 +33,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A seeded, random history of sharded operations (set, setIfAbsent, setKeepTtl, get, delete,
  * expire, persist on registers; increments on counters) on numeric and hashed namespaces (short
  * ids and ids too long for a field, values that fit a field and values that overflow, with and
- * without a bucket TTL), run by several threads through a {@link FaultProxy} that adds latency,
- * loses replies in flight, cuts and resets connections and refuses new ones, then judged by
+ * without a bucket TTL, read-through namespaces that start from plain keys), run by several threads
+ * through a {@link FaultProxy} that adds latency, loses replies in flight, cuts and resets
+ * connections and refuses new ones, against a server that is crashed and restarted from its
+ * append-only file ({@code appendfsync always}) now and then, then judged by
  * {@link HistoryChecker}: every read as fresh as the acknowledged writes before it, no write
  * applied after its caller was told it failed, every counter within its bounds; and every bucket
  * still compact. A short run (20 s) is part of the build; {@code SLIPCASE_HISTORY_SECONDS} runs it
@@ -48,7 +55,8 @@ class ShardedHistoryTests {
 		long seconds = FaultyRun.setting("SLIPCASE_HISTORY_SECONDS", 20);
 		String server = System.getProperty("SLIPCASE_HISTORY_SERVER", System.getenv().getOrDefault(
 				"SLIPCASE_HISTORY_SERVER", "redis70"));
-		try (RedisServer redis = start(server); FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
+		try (DurableRedisServer redis = RedisServers.startDurable(binary(server));
+				FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
 			RedisClient proxied = RedisClient.create(RedisURI.builder(RedisURI.create(proxy.endpoint().uri()))
 				.withTimeout(Duration.ofSeconds(1))
 				.build());
@@ -57,7 +65,9 @@ class ShardedHistoryTests {
 					ShardedTemplates checking = ShardedTemplates.create(direct)) {
 				Workload workload = new Workload(through);
 				History history = new History((failure) -> Outcome.INFO);
-				Map<Fault, Integer> faults = FaultyRun.run(proxy, THREADS, Duration.ofSeconds(seconds), seed,
+				workload.writePlainKeys(history, direct);
+				Map<Fault, Integer> faults = FaultyRun.run(proxy, redis::crashAndRestart, THREADS,
+						Duration.ofSeconds(seconds), seed,
 						(process, sequence, random) -> workload.step(history, process, sequence, random));
 				proxy.heal();
 				Thread.sleep(1_000);
@@ -98,11 +108,11 @@ class ShardedHistoryTests {
 		return wrong;
 	}
 
-	private static RedisServer start(String server) {
+	private static Path binary(String server) {
 		return switch (server) {
-			case "redis80" -> RedisServers.startRedis80();
-			case "valkey91" -> RedisServers.startValkey91();
-			default -> RedisServers.start();
+			case "redis80" -> RedisServers.redis80Binary();
+			case "valkey91" -> RedisServers.valkey91Binary();
+			default -> RedisServers.serverBinary();
 		};
 	}
 
@@ -113,9 +123,14 @@ class ShardedHistoryTests {
 
 		private final List<List<String>> registerKeys = new ArrayList<>();
 
-		private final ShardedTemplate<Long> counters;
+		private final List<ShardedTemplate<Long>> counters = new ArrayList<>();
 
-		private final List<String> counterKeys = new ArrayList<>();
+		private final List<List<String>> counterKeys = new ArrayList<>();
+
+		/** The read-through namespaces' keys, which start as plain keys. */
+		private final List<String> plainRegisters;
+
+		private final List<String> plainCounters;
 
 		Workload(ShardedTemplates templates) {
 			ShardedNamespace numeric = ShardedNamespace.builder("hist-n").keyPrefix("n:").build();
@@ -125,14 +140,24 @@ class ShardedHistoryTests {
 			ShardedNamespace bucketTtl = ShardedNamespace.builder("hist-b").keyPrefix("b:")
 				.bucketTtl(Duration.ofHours(1))
 				.build();
+			ShardedNamespace readThrough = ShardedNamespace.builder("hist-r").keyPrefix("r:")
+				.strategy(ShardingStrategy.HASHED)
+				.readThrough(true)
+				.build();
 			add(templates.template(numeric, ShardedTemplateContract.STRINGS), ids("n:", false, 40));
 			add(templates.template(hashed, ShardedTemplateContract.STRINGS), ids("h:", true, 40));
 			add(templates.template(bucketTtl, ShardedTemplateContract.STRINGS), ids("b:", false, 20));
-			this.counters = templates.template(ShardedNamespace.builder("hist-c").keyPrefix("c:").build(),
-					new GenericToStringSerializer<>(Long.class));
-			for (int i = 0; i < 16; i++) {
-				this.counterKeys.add("c:" + i);
-			}
+			this.plainRegisters = ids("r:", true, 30);
+			add(templates.template(readThrough, ShardedTemplateContract.STRINGS), this.plainRegisters);
+			GenericToStringSerializer<Long> longs = new GenericToStringSerializer<>(Long.class);
+			this.counters.add(templates.template(ShardedNamespace.builder("hist-c").keyPrefix("c:").build(), longs));
+			this.counterKeys.add(ids("c:", false, 16));
+			this.counters.add(templates.template(ShardedNamespace.builder("hist-rc").keyPrefix("rc:")
+				.strategy(ShardingStrategy.HASHED)
+				.readThrough(true)
+				.build(), longs));
+			this.plainCounters = ids("rc:", true, 8);
+			this.counterKeys.add(this.plainCounters);
 		}
 
 		private void add(ShardedTemplate<String> template, List<String> keys) {
@@ -149,14 +174,39 @@ class ShardedHistoryTests {
 			return keys;
 		}
 
+		/**
+		 * The values the read-through namespaces start with, in plain keys as before a migration,
+		 * some with a TTL: recorded as a set (a counter's as an increment from zero).
+		 */
+		void writePlainKeys(History history, RedisClient redis) {
+			try (StatefulRedisConnection<String, String> connection = redis.connect()) {
+				RedisCommands<String, String> commands = connection.sync();
+				for (int i = 0; i < this.plainRegisters.size(); i++) {
+					String key = this.plainRegisters.get(i);
+					String value = "plain-" + i + ((i % 3 == 0) ? PADDING : "");
+					SetArgs args = (i % 4 == 0) ? SetArgs.Builder.px(Duration.ofHours(2)) : new SetArgs();
+					history.run(-2, Kind.SET, key, value, () -> {
+						commands.set(key, value, args);
+						return null;
+					});
+				}
+				for (String key : this.plainCounters) {
+					history.run(-2, Kind.INCREMENT, key, "41", () -> Long.toString(commands.incrby(key, 41)));
+				}
+			}
+		}
+
 		void step(History history, int process, int sequence, Random random) {
 			if (random.nextInt(10) == 0) {
-				String key = this.counterKeys.get(random.nextInt(this.counterKeys.size()));
+				int namespace = random.nextInt(this.counters.size());
+				ShardedTemplate<Long> counter = this.counters.get(namespace);
+				List<String> keys = this.counterKeys.get(namespace);
+				String key = keys.get(random.nextInt(keys.size()));
 				if (random.nextBoolean()) {
-					history.run(process, Kind.INCREMENT, key, "1", () -> Long.toString(this.counters.incrBy(key, 1)));
+					history.run(process, Kind.INCREMENT, key, "1", () -> Long.toString(counter.incrBy(key, 1)));
 				}
 				else {
-					history.run(process, Kind.GET, key, null, () -> text(this.counters.get(key)));
+					history.run(process, Kind.GET, key, null, () -> text(counter.get(key)));
 				}
 				return;
 			}
@@ -204,8 +254,11 @@ class ShardedHistoryTests {
 					history.run(-1, Kind.GET, key, null, () -> template.get(key));
 				}
 			}
-			for (String key : this.counterKeys) {
-				history.run(-1, Kind.GET, key, null, () -> text(this.counters.get(key)));
+			for (int namespace = 0; namespace < this.counters.size(); namespace++) {
+				ShardedTemplate<Long> counter = this.counters.get(namespace);
+				for (String key : this.counterKeys.get(namespace)) {
+					history.run(-1, Kind.GET, key, null, () -> text(counter.get(key)));
+				}
 			}
 		}
 

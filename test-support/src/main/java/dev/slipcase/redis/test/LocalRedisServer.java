@@ -32,11 +32,15 @@ final class LocalRedisServer implements RedisServer {
 
 	private final String description;
 
+	private final boolean ownsDirectory;
+
 	private volatile boolean closed;
 
-	private LocalRedisServer(Process process, Path directory, RedisEndpoint endpoint, String binary) {
+	private LocalRedisServer(Process process, Path directory, boolean ownsDirectory, RedisEndpoint endpoint,
+			String binary) {
 		this.process = process;
 		this.directory = directory;
+		this.ownsDirectory = ownsDirectory;
 		this.endpoint = endpoint;
 		this.description = binary + " on " + endpoint + " (pid " + process.pid() + ")";
 	}
@@ -66,7 +70,16 @@ final class LocalRedisServer implements RedisServer {
 	}
 
 	private static LocalRedisServer startOnce(Path binary, int port, List<String> extraArguments) {
-		Path directory = createDirectory(port);
+		return startIn(binary, port, createDirectory(port), true, extraArguments);
+	}
+
+	/**
+	 * Starts a server on {@code port} in {@code directory}, which it deletes on {@link #close()}
+	 * only when it {@code ownsDirectory}: a server restarted in the same directory finds its
+	 * append-only file there.
+	 */
+	static LocalRedisServer startIn(Path binary, int port, Path directory, boolean ownsDirectory,
+			List<String> extraArguments) {
 		Path log = directory.resolve("redis.log");
 		List<String> command = new ArrayList<>(List.of(binary.toString(), "--port", Integer.toString(port),
 				"--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
@@ -80,17 +93,19 @@ final class LocalRedisServer implements RedisServer {
 				.start();
 		}
 		catch (IOException ex) {
-			deleteDirectory(directory);
+			if (ownsDirectory) {
+				deleteDirectory(directory);
+			}
 			throw new UncheckedIOException("Could not run " + binary, ex);
 		}
-		LocalRedisServer server = new LocalRedisServer(process, directory, RedisEndpoint.loopback(port),
+		LocalRedisServer server = new LocalRedisServer(process, directory, ownsDirectory, RedisEndpoint.loopback(port),
 				binary.toString());
 		StartedServers.register(server);
 		server.awaitReady(log);
 		return server;
 	}
 
-	private static Path createDirectory(int port) {
+	static Path createDirectory(int port) {
 		try {
 			return Files.createTempDirectory("slipcase-redis-" + port + "-");
 		}
@@ -186,11 +201,13 @@ final class LocalRedisServer implements RedisServer {
 				Thread.currentThread().interrupt();
 			}
 		}
-		deleteDirectory(this.directory);
+		if (this.ownsDirectory) {
+			deleteDirectory(this.directory);
+		}
 		StartedServers.unregister(this);
 	}
 
-	private static void deleteDirectory(Path directory) {
+	static void deleteDirectory(Path directory) {
 		if (!Files.exists(directory)) {
 			return;
 		}

@@ -137,6 +137,24 @@ public final class RedisServers {
 		return LocalRedisServer.start(FetchedServerBinaries.valkey9());
 	}
 
+	/** The Redis 8.0 binary {@link #startRedis80()} starts, for tests that start it their own way. */
+	public static Path redis80Binary() {
+		return FetchedServerBinaries.redis8();
+	}
+
+	/** The Valkey 9.1 binary {@link #startValkey91()} starts, for tests that start it their own way. */
+	public static Path valkey91Binary() {
+		return FetchedServerBinaries.valkey9();
+	}
+
+	/**
+	 * A local server from {@code binary} that a test can crash and restart without losing what it
+	 * acknowledged, of the caller's own; see {@link DurableRedisServer}.
+	 */
+	public static DurableRedisServer startDurable(Path binary) {
+		return DurableRedisServer.start(binary);
+	}
+
 	/**
 	 * A three-master cluster with one replica per master, of the caller's own, for failover tests:
 	 * always local processes, which the test can reshard and kill; the caller closes it.

@@ -13,11 +13,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.slipcase.redis.test.fault.FaultProxy;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs callers against a store through a {@link FaultProxy} while a nemesis injects a random fault
- * every 200 to 500 ms (latency, lost replies, a cut, a reset, refused connections), all drawn from
- * one seed, so that a run is replayed by its seed. Leaves the proxy healed.
+ * every 200 to 500 ms (latency, lost replies, a cut, a reset, refused connections and, when given
+ * a way to, a server crash and restart), all drawn from one seed, so that a run is replayed by its
+ * seed. Leaves the proxy healed.
  */
 public final class FaultyRun {
 
@@ -33,7 +35,12 @@ public final class FaultyRun {
 		/** Every connection reset (RST). */
 		RESET,
 		/** Connections cut and new ones refused for 200 to 600 ms. */
-		REFUSED
+		REFUSED,
+		/**
+		 * The server killed ({@code SIGKILL}) and started again from its append-only file; only
+		 * when the run was given a way to restart it.
+		 */
+		RESTART
 
 	}
 
@@ -55,6 +62,20 @@ public final class FaultyRun {
 	 */
 	public static Map<Fault, Integer> run(FaultProxy proxy, int threads, Duration duration, long seed, Step step)
 			throws Exception {
+		return run(proxy, null, threads, duration, seed, step);
+	}
+
+	/**
+	 * Runs callers as {@link #run(FaultProxy, int, Duration, long, Step)} does, with
+	 * {@link Fault#RESTART} among the faults when {@code restart} is given.
+	 * @param restart crashes the server behind the proxy and starts it again, or {@code null}
+	 */
+	public static Map<Fault, Integer> run(FaultProxy proxy, @Nullable Runnable restart, int threads,
+			Duration duration, long seed, Step step) throws Exception {
+		List<Fault> kinds = new ArrayList<>(List.of(Fault.values()));
+		if (restart == null) {
+			kinds.remove(Fault.RESTART);
+		}
 		long deadline = System.nanoTime() + duration.toNanos();
 		AtomicBoolean running = new AtomicBoolean(true);
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -74,8 +95,8 @@ public final class FaultyRun {
 		try {
 			while (System.nanoTime() < deadline) {
 				Thread.sleep(200 + nemesis.nextInt(300));
-				Fault fault = Fault.values()[nemesis.nextInt(Fault.values().length)];
-				inject(fault, proxy, nemesis);
+				Fault fault = kinds.get(nemesis.nextInt(kinds.size()));
+				inject(fault, proxy, restart, nemesis);
 				faults.merge(fault, 1, Integer::sum);
 			}
 		}
@@ -90,7 +111,8 @@ public final class FaultyRun {
 		return faults;
 	}
 
-	private static void inject(Fault fault, FaultProxy proxy, Random random) throws InterruptedException {
+	private static void inject(Fault fault, FaultProxy proxy, @Nullable Runnable restart, Random random)
+			throws InterruptedException {
 		switch (fault) {
 			case LATENCY -> {
 				proxy.latency(Duration.ofMillis(5 + random.nextInt(30)));
@@ -109,6 +131,11 @@ public final class FaultyRun {
 				proxy.cut();
 				Thread.sleep(200 + random.nextInt(400));
 				proxy.heal();
+			}
+			case RESTART -> {
+				if (restart != null) {
+					restart.run();
+				}
 			}
 		}
 	}
