@@ -67,11 +67,6 @@ public final class BinaryCommands {
 		return write(CommandType.PEXPIRE, new BooleanOutput<>(CODEC), args().addKey(key).add(millis));
 	}
 
-	/** {@code PERSIST key}: whether a TTL was removed; sent at most once. */
-	public static AsyncCommand<byte[], byte[], Boolean> persist(byte[] key) {
-		return write(CommandType.PERSIST, new BooleanOutput<>(CODEC), args().addKey(key));
-	}
-
 	/** {@code INCRBY key delta}: the new value; sent at most once (see {@link SentOnceCommand}). */
 	public static AsyncCommand<byte[], byte[], Long> incrby(byte[] key, long delta) {
 		return SentOnceCommand.of(CommandType.INCRBY, new IntegerOutput<>(CODEC), args().addKey(key).add(delta));
@@ -121,11 +116,6 @@ public final class BinaryCommands {
 	/** {@code HPEXPIRE key millis FIELDS 1 field} (Redis 7.4+): per field 1 when set, -2 when absent; sent at most once. */
 	public static AsyncCommand<byte[], byte[], List<Long>> hpexpire(byte[] key, long millis, byte[] field) {
 		return write(CommandType.HPEXPIRE, new IntegerListOutput<>(CODEC), fields(args().addKey(key).add(millis), field));
-	}
-
-	/** {@code HPERSIST key FIELDS 1 field} (Redis 7.4+): per field 1 when a TTL was removed; sent at most once. */
-	public static AsyncCommand<byte[], byte[], List<Long>> hpersist(byte[] key, byte[] field) {
-		return write(CommandType.HPERSIST, new IntegerListOutput<>(CODEC), fields(args().addKey(key), field));
 	}
 
 	/** {@code HPTTL key FIELDS 1 field} (Redis 7.4+): per field its TTL, as {@code PTTL} gives it. */

@@ -352,6 +352,30 @@ final class BucketScripts {
 			return redis.call('PEXPIRE', KEYS[2], ttl)
 			""");
 
+	/**
+	 * Removes the TTL of one key where its value lives, in one atomic step, so that a write racing
+	 * it never has its TTL removed by a {@code persist} that looked before it: a value in its field
+	 * loses its field TTL where the server expires hash fields (elsewhere a field has none); a value
+	 * in its overflow key (behind the marker, or alone when the field name is too long) loses the
+	 * TTL there, and its marker too where fields expire. KEYS: the bucket, the overflow key. ARGV: 1
+	 * the field (empty when it does not fit a compact hash), 2 the marker, 3 {@code 1} when the
+	 * server expires hash fields. Returns 1 when the key had a TTL and lost it, else 0.
+	 */
+	private static final LuaScript PERSIST = LuaScript.of("""
+			local field = ARGV[1]
+			local hfe = ARGV[3] == '1'
+			if field ~= '' then
+			  local current = redis.call('HGET', KEYS[1], field)
+			  if not current then return 0 end
+			  if current ~= ARGV[2] then
+			    if not hfe then return 0 end
+			    return redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field)[1] == 1 and 1 or 0
+			  end
+			  if hfe then redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field) end
+			end
+			return redis.call('PERSIST', KEYS[2])
+			""");
+
 	private BucketScripts() {
 	}
 
@@ -456,6 +480,15 @@ final class BucketScripts {
 					.addValue(decimal(bucketTtlMillis))
 					.addValue(limits.fieldExpiry() ? ONE : ZERO)
 					.addValue(mayMove ? ONE : ZERO));
+	}
+
+	/** Adds {@link #PERSIST} of one key: 1 when it had a TTL and lost it, else 0. */
+	static CompletableFuture<Long> persist(Pipeline<byte[], byte[]> pipeline, Location location, ServerLimits limits) {
+		return pipeline.script(PERSIST, () -> new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+				List.of(location.bucket(), location.overflow()),
+				(argv) -> argv.addValue(location.fieldFits() ? location.field() : new byte[0])
+					.addValue(FieldValues.OVERFLOW)
+					.addValue(limits.fieldExpiry() ? ONE : ZERO));
 	}
 
 	/** The new value of an {@link #increment} reply as text, or {@code null} when the bucket was full. */

@@ -243,26 +243,14 @@ final class BucketStore {
 		return reply == 1;
 	}
 
-	/** Removes the TTL of {@code key}; whether it had one. */
+	/**
+	 * Removes the TTL of {@code key}; whether it had one. One script, so that the TTL of a value
+	 * written after the call looked is never the one removed.
+	 */
 	boolean persist(String key) {
 		Location location = locate(key);
 		copyPlainValueWhenReadThrough(location);
-		switch (place(location)) {
-			case OVERFLOW:
-				if (location.fieldFits() && this.limits.fieldExpiry()) {
-					this.redis.call(BinaryCommands.hpersist(location.bucket(), location.field()), "persist", key);
-				}
-				return this.redis.call(BinaryCommands.persist(location.overflow()), "persist", key);
-			case BUCKET:
-				if (!this.limits.fieldExpiry()) {
-					return false;
-				}
-				List<Long> reply = this.redis.call(BinaryCommands.hpersist(location.bucket(), location.field()),
-						"persist", key);
-				return !reply.isEmpty() && reply.get(0) == 1;
-			default:
-				return false;
-		}
+		return alone((pipeline) -> BucketScripts.persist(pipeline, location, this.limits), "persist", key) == 1;
 	}
 
 	/** Where a key's value is right now. */
