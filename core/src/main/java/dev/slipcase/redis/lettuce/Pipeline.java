@@ -3,10 +3,13 @@ package dev.slipcase.redis.lettuce;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
@@ -23,6 +26,11 @@ import io.lettuce.core.protocol.RedisCommand;
  * @param <V> the value type of the codec
  */
 public final class Pipeline<K, V> {
+
+	/** How many times a script that a cluster node answered {@code TRYAGAIN} is sent again. */
+	public static final int TRY_AGAIN_ATTEMPTS = 50;
+
+	private static final long LONGEST_PAUSE_MILLIS = 100;
 
 	private final ConnectionHolder<K, V> connections;
 
@@ -51,32 +59,23 @@ public final class Pipeline<K, V> {
 
 	/**
 	 * Adds {@code EVALSHA} of {@code script}. When the server does not have the script cached
-	 * ({@code NOSCRIPT}), the script is sent again alone, with {@code EVAL}, which caches it.
+	 * ({@code NOSCRIPT}), the script is sent again alone, with {@code EVAL}, which caches it. When a
+	 * cluster node answers {@code TRYAGAIN} (the script's keys share a slot that is being migrated,
+	 * and only some of them have moved yet: the script did not run), it is sent again alone after a
+	 * pause, {@link #TRY_AGAIN_ATTEMPTS} times at most, the pauses doubling from 5 ms to 100 ms (about
+	 * 4.5 s in all), by which time the migration of the slot is usually done and Lettuce follows
+	 * the node's {@code MOVED} or {@code ASK}.
 	 * @param output makes the output for each attempt
 	 * @param keys the script's {@code KEYS}
 	 * @param argv adds the script's {@code ARGV}, called for each attempt
-	 * @return the reply of whichever attempt ran the script; cancelling it cancels that attempt
+	 * @return the reply of whichever attempt ran the script; cancelling it cancels that attempt and
+	 * every later one
 	 */
 	public <T> CompletableFuture<T> script(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output,
 			List<K> keys, Consumer<CommandArgs<K, V>> argv) {
 		AsyncCommand<K, V, T> first = add(script.evalsha(this.connections.codec(), output.get(), keys, argv));
 		ScriptCall<T> call = new ScriptCall<>(first);
-		first.whenComplete((result, ex) -> {
-			if (ex == null) {
-				call.complete(result);
-				return;
-			}
-			Throwable cause = RedisFailures.unwrap(ex);
-			if (!(cause instanceof RedisNoScriptException) || call.isDone()) {
-				call.completeExceptionally(cause);
-				return;
-			}
-			AsyncCommand<K, V, T> retry = script.eval(this.connections.codec(), output.get(), keys, argv);
-			call.follow(retry);
-			if (!retry.isDone()) {
-				this.connections.send(this.database, retry);
-			}
-		});
+		new ScriptAttempts<>(call, script, output, keys, argv).follow(first, false, 0);
 		return call;
 	}
 
@@ -102,6 +101,74 @@ public final class Pipeline<K, V> {
 		}
 	}
 
+	/** The attempts at one script call, each sent when the one before it was refused without running. */
+	private final class ScriptAttempts<T> {
+
+		private final ScriptCall<T> call;
+
+		private final LuaScript script;
+
+		private final Supplier<? extends CommandOutput<K, V, T>> output;
+
+		private final List<K> keys;
+
+		private final Consumer<CommandArgs<K, V>> argv;
+
+		ScriptAttempts(ScriptCall<T> call, LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output,
+				List<K> keys, Consumer<CommandArgs<K, V>> argv) {
+			this.call = call;
+			this.script = script;
+			this.output = output;
+			this.keys = keys;
+			this.argv = argv;
+		}
+
+		/**
+		 * Completes the call with {@code attempt}'s outcome, or sends another attempt when it was
+		 * refused without running.
+		 * @param evaluated whether {@code attempt} sent the script's source ({@code EVAL})
+		 * @param tryAgains how many {@code TRYAGAIN}s came before {@code attempt}
+		 */
+		void follow(AsyncCommand<K, V, T> attempt, boolean evaluated, int tryAgains) {
+			attempt.whenComplete((result, ex) -> {
+				if (ex == null) {
+					this.call.complete(result);
+					return;
+				}
+				Throwable cause = RedisFailures.unwrap(ex);
+				if (this.call.isDone()) {
+					return;
+				}
+				if (cause instanceof RedisNoScriptException && !evaluated) {
+					sendAgain(true, tryAgains);
+				}
+				else if (RedisFailures.isTryAgain(cause) && tryAgains < TRY_AGAIN_ATTEMPTS) {
+					long pause = Math.min(LONGEST_PAUSE_MILLIS, 5L << Math.min(tryAgains, 5));
+					Executor later = CompletableFuture.delayedExecutor(pause, TimeUnit.MILLISECONDS);
+					later.execute(() -> sendAgain(evaluated, tryAgains + 1));
+				}
+				else {
+					this.call.completeExceptionally(cause);
+				}
+			});
+		}
+
+		private void sendAgain(boolean evaluate, int tryAgains) {
+			if (this.call.isDone()) {
+				return;
+			}
+			RedisCodec<K, V> codec = Pipeline.this.connections.codec();
+			AsyncCommand<K, V, T> next = evaluate ? this.script.eval(codec, this.output.get(), this.keys, this.argv)
+					: this.script.evalsha(codec, this.output.get(), this.keys, this.argv);
+			this.call.attempt(next);
+			follow(next, evaluate, tryAgains);
+			if (!next.isDone()) {
+				Pipeline.this.connections.send(Pipeline.this.database, next);
+			}
+		}
+
+	}
+
 	/** The reply of a script, whichever attempt gives it; cancelling it cancels the attempt under way. */
 	private static final class ScriptCall<T> extends CompletableFuture<T> {
 
@@ -111,16 +178,9 @@ public final class Pipeline<K, V> {
 			this.attempt = first;
 		}
 
-		<R extends T> void follow(CompletableFuture<R> next) {
+		/** Makes {@code next} the attempt under way, cancelled at once when the call already is. */
+		void attempt(CompletableFuture<?> next) {
 			this.attempt = next;
-			next.whenComplete((result, ex) -> {
-				if (ex == null) {
-					complete(result);
-				}
-				else {
-					completeExceptionally(RedisFailures.unwrap(ex));
-				}
-			});
 			if (isCancelled()) {
 				next.cancel(false);
 			}

@@ -63,6 +63,17 @@ public final class RedisFailures {
 	}
 
 	/**
+	 * Whether {@code failure} is a cluster node's {@code TRYAGAIN}: the command's keys share a slot
+	 * being migrated and only some of them have moved yet, so the node did not run it.
+	 * @param failure the failure of a command, possibly wrapped by a future; never {@code null}
+	 */
+	public static boolean isTryAgain(Throwable failure) {
+		Throwable cause = unwrap(failure);
+		return cause instanceof RedisCommandExecutionException && cause.getMessage() != null
+				&& cause.getMessage().startsWith("TRYAGAIN");
+	}
+
+	/**
 	 * What a sync method throws for {@code failure}.
 	 * @param failure the failure of a command, possibly wrapped by a future; never {@code null}
 	 * @param what what was being done, as in "Redis failed to {@code what}"

@@ -1,0 +1,163 @@
+package dev.slipcase.redis.sharded;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.slipcase.redis.test.RedisCluster;
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.data.redis.serializer.StringRedisSerializer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A bucket's slot is being migrated to another master while the template uses it, as
+ * {@code redis-cli --cluster reshard} does it: the slot is {@code MIGRATING} on its master and
+ * {@code IMPORTING} on the other, and the value's overflow key has moved while its bucket has not.
+ * A read follows the old master's {@code ASK} without a script; a script on both keys (a write, an
+ * expire, a delete) gets {@code TRYAGAIN} from the old master (it did not run); the template sends
+ * it again until the migration is done, then follows the {@code MOVED}, and the call succeeds
+ * instead of failing.
+ */
+class ClusterSlotMigratingShardedTemplateTests {
+
+	private static final String LARGE = "v".repeat(300);
+
+	private RedisCluster cluster;
+
+	private RedisClusterClient client;
+
+	private ShardedTemplates templates;
+
+	private ShardedTemplate<String> template;
+
+	@BeforeEach
+	void start() {
+		this.cluster = RedisServers.startCluster();
+		List<RedisURI> seeds = this.cluster.endpoints().stream().map((endpoint) -> RedisURI.create(endpoint.uri())).toList();
+		this.client = RedisClusterClient.create(seeds);
+		this.templates = ShardedTemplates.create(this.client);
+		this.template = this.templates.template(ShardedNamespace.builder("migrating").alias("g").keyPrefix("k:").build(),
+				StringRedisSerializer.UTF_8);
+	}
+
+	@AfterEach
+	void stop() {
+		this.templates.close();
+		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		this.cluster.close();
+	}
+
+	@Test
+	void anExpireOfAValueHalfMigratedIsAppliedOnceTheMigrationIsDone() throws Exception {
+		this.template.set("k:1", LARGE);
+		Migration migration = halfMigrate("k:1");
+		CompletableFuture<Void> finished = migration.finishLater();
+		assertThat(this.template.get("k:1")).as("a read follows ASK, no script").isEqualTo(LARGE);
+		assertThat(this.template.expire("k:1", Duration.ofHours(1))).isTrue();
+		finished.get(1, TimeUnit.MINUTES);
+		assertThat(this.template.ttlMillis("k:1")).isPositive();
+		assertThat(this.template.get("k:1")).isEqualTo(LARGE);
+		assertThat(migration.tryAgains()).as("TRYAGAIN answers of the old master").isPositive();
+	}
+
+	@Test
+	void aWriteToAValueHalfMigratedIsAppliedOnceTheMigrationIsDone() throws Exception {
+		this.template.set("k:1", LARGE);
+		Migration migration = halfMigrate("k:1");
+		CompletableFuture<Void> finished = migration.finishLater();
+		this.template.set("k:1", LARGE + "2");
+		assertThat(this.template.delete("k:1")).isTrue();
+		this.template.set("k:1", "small");
+		finished.get(1, TimeUnit.MINUTES);
+		assertThat(this.template.get("k:1")).isEqualTo("small");
+		assertThat(migration.tryAgains()).as("TRYAGAIN answers of the old master").isPositive();
+	}
+
+	/**
+	 * Starts moving the slot of {@code key}'s bucket to another master and moves its overflow key
+	 * only, leaving the bucket behind.
+	 */
+	private Migration halfMigrate(String key) {
+		String bucket = this.template.namespace().ownedKeyPrefix() + "n:0}";
+		String slot = Integer.toString(SlotHash.getSlot(bucket));
+		RedisServer from = this.cluster.nodes().stream()
+			.filter((node) -> ((List<?>) node.command("CLUSTER", "GETKEYSINSLOT", slot, "10")).contains(bucket))
+			.findFirst()
+			.orElseThrow();
+		RedisServer to = this.cluster.nodes().stream().filter((node) -> node != from).findFirst().orElseThrow();
+		String toId = (String) to.command("CLUSTER", "MYID");
+		to.command("CLUSTER", "SETSLOT", slot, "IMPORTING", (String) from.command("CLUSTER", "MYID"));
+		from.command("CLUSTER", "SETSLOT", slot, "MIGRATING", toId);
+		List<?> keys = (List<?>) from.command("CLUSTER", "GETKEYSINSLOT", slot, "10");
+		assertThat(keys).as("the bucket and the overflow key of %s", key).hasSize(2);
+		String overflow = keys.stream().map(String::valueOf).filter((name) -> !name.equals(bucket)).findFirst().orElseThrow();
+		migrate(from, to, overflow);
+		from.command("CONFIG", "RESETSTAT");
+		return new Migration(from, to, toId, slot, bucket);
+	}
+
+	private static void migrate(RedisServer from, RedisServer to, String key) {
+		assertThat(from.command("MIGRATE", to.endpoint().host(), Integer.toString(to.endpoint().port()), key, "0",
+				"5000")).isEqualTo("OK");
+	}
+
+	/** A slot half moved; {@link #finishLater()} moves the rest and hands the slot over. */
+	private final class Migration {
+
+		private final RedisServer from;
+
+		private final RedisServer to;
+
+		private final String toId;
+
+		private final String slot;
+
+		private final String bucket;
+
+		Migration(RedisServer from, RedisServer to, String toId, String slot, String bucket) {
+			this.from = from;
+			this.to = to;
+			this.toId = toId;
+			this.slot = slot;
+			this.bucket = bucket;
+		}
+
+		/** After 300 ms: moves the bucket and gives the slot to the new master on every node. */
+		CompletableFuture<Void> finishLater() {
+			return CompletableFuture.runAsync(() -> {
+				try {
+					Thread.sleep(300);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+				migrate(this.from, this.to, this.bucket);
+				for (RedisServer node : ClusterSlotMigratingShardedTemplateTests.this.cluster.nodes()) {
+					node.command("CLUSTER", "SETSLOT", this.slot, "NODE", this.toId);
+				}
+			});
+		}
+
+		/** How often the old master answered {@code TRYAGAIN} since the overflow key moved. */
+		long tryAgains() {
+			String stats = (String) this.from.command("INFO", "errorstats");
+			return stats.lines()
+				.filter((line) -> line.startsWith("errorstat_TRYAGAIN:"))
+				.mapToLong((line) -> Long.parseLong(line.replaceAll(".*count=(\\d+).*", "$1")))
+				.sum();
+		}
+
+	}
+
+}
