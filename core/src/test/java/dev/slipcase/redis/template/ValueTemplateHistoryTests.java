@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.DurableRedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.fault.FaultProxy;
 import dev.slipcase.redis.test.history.FaultyRun;
@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The history checker on {@link ValueTemplate}'s plain keys: four threads of random sets,
  * conditional sets, gets, deletes, expires and increments through a {@link FaultProxy} while a
- * nemesis injects faults, then {@link HistoryChecker} judges every key. With writes sent at most
+ * nemesis injects faults (a crash and restart of the server from its append-only file among them), then {@link HistoryChecker} judges every key. With writes sent at most
  * once, no write lands after its caller was told it failed and no increment is applied twice. A
  * short run (10 s) is part of the build; {@code SLIPCASE_HISTORY_SECONDS} and
  * {@code SLIPCASE_HISTORY_SEED} as for the sharded history.
@@ -38,13 +38,14 @@ class ValueTemplateHistoryTests {
 	void aHistoryUnderFaultsHasNoAnomaly() throws Exception {
 		long seed = FaultyRun.setting("SLIPCASE_HISTORY_SEED", System.nanoTime());
 		long seconds = FaultyRun.setting("SLIPCASE_HISTORY_SECONDS", 10);
-		try (RedisServer redis = RedisServers.start(); FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
+		try (DurableRedisServer redis = RedisServers.startDurable(RedisServers.serverBinary());
+				FaultProxy proxy = FaultProxy.start(redis.endpoint())) {
 			RedisClient client = RedisClient.create();
 			try (ValueTemplate<String> template = ValueTemplate.create(client,
 					RedisURI.builder(RedisURI.create(proxy.endpoint().uri())).withTimeout(Duration.ofSeconds(1)).build(),
 					Utf8TestFormat.INSTANCE)) {
 				History history = new History((failure) -> Outcome.INFO);
-				Map<Fault, Integer> faults = FaultyRun.run(proxy, 4, Duration.ofSeconds(seconds), seed,
+				Map<Fault, Integer> faults = FaultyRun.run(proxy, redis::crashAndRestart, 4, Duration.ofSeconds(seconds), seed,
 						(process, sequence, random) -> step(template, history, process, sequence, random));
 				Thread.sleep(1_000);
 				for (int k = 0; k < 40; k++) {
