@@ -17,7 +17,8 @@ import io.lettuce.core.codec.RedisCodec;
  * The ways a {@link ConnectionHolder} opens its connections: from the current client of a
  * supplier (such as a Spring connection factory's), from a {@link RedisClient} and a
  * {@link RedisURI}, or from a {@link RedisClusterClient}. None blocks the caller: a connect that
- * may block (a cluster loads its topology first) runs on a daemon thread of its own.
+ * may block (a cluster loads its topology first) runs on a daemon thread of its own. Each applies
+ * {@link WriteCoalescing} to its client before it connects.
  */
 public final class Connectors {
 
@@ -48,9 +49,12 @@ public final class Connectors {
 	 * @param codec the codec, never {@code null}
 	 */
 	public static <K, V> Connector<K, V> of(RedisClient client, RedisURI uri, RedisCodec<K, V> codec) {
-		return (database) -> client.connectAsync(codec, RedisURI.builder(uri).withDatabase(database).build())
-			.toCompletableFuture()
-			.thenApply((connection) -> connection);
+		return (database) -> {
+			WriteCoalescing.applyTo(client);
+			return client.connectAsync(codec, RedisURI.builder(uri).withDatabase(database).build())
+				.toCompletableFuture()
+				.thenApply((connection) -> connection);
+		};
 	}
 
 	/**
@@ -60,7 +64,10 @@ public final class Connectors {
 	 * @param codec the codec, never {@code null}
 	 */
 	public static <K, V> Connector<K, V> of(RedisClusterClient client, RedisCodec<K, V> codec) {
-		return (database) -> CompletableFuture.supplyAsync(() -> client.connect(codec), Connectors::connectThread);
+		return (database) -> CompletableFuture.supplyAsync(() -> {
+			WriteCoalescing.applyTo(client);
+			return client.connect(codec);
+		}, Connectors::connectThread);
 	}
 
 	/**
@@ -82,6 +89,7 @@ public final class Connectors {
 		if (client == null) {
 			throw new IllegalStateException("The client supplier returned null");
 		}
+		WriteCoalescing.applyTo(client);
 		return isCluster(client) ? ((RedisClusterClient) client).connect(codec) : ((RedisClient) client).connect(codec);
 	}
 

@@ -8,9 +8,13 @@
  * {@code EVALSHA}-then-{@code EVAL} fallback, and {@link dev.slipcase.redis.lettuce.KeyGroups} to
  * split keys by slot and put replies back in order.
  * <p>
+ * {@link dev.slipcase.redis.lettuce.WriteCoalescing} puts the commands that concurrent callers
+ * issue on one connection into one socket write, on every connection Slipcase opens.
+ * <p>
  * The templates describe their commands (type, arguments, output); this package sends them. It
  * imports nothing of the templates that use it. Public for Slipcase's own packages only: not an
- * API, and it may change in any release.
+ * API, and it may change in any release; the exception is {@code WriteCoalescing}, the documented
+ * entry point for clients built by hand.
  */
 @NullMarked
 package dev.slipcase.redis.lettuce;
