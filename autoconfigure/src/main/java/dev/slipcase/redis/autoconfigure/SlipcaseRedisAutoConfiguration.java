@@ -38,7 +38,8 @@ import org.springframework.data.redis.core.RedisTemplate;
 @AutoConfiguration(after = DataRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisOperations.class)
 @EnableConfigurationProperties(SlipcaseRedisProperties.class)
-@Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class, SlipcaseSessionConfiguration.class })
+@Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class, SlipcaseSessionConfiguration.class,
+		SlipcaseWriteCoalescingConfiguration.class })
 public final class SlipcaseRedisAutoConfiguration {
 
 	@Bean

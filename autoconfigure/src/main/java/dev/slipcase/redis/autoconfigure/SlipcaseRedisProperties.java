@@ -51,6 +51,8 @@ public class SlipcaseRedisProperties {
 
 	private final Session session = new Session();
 
+	private final WriteCoalescing writeCoalescing = new WriteCoalescing();
+
 	public FormatKind getFormat() {
 		return this.format;
 	}
@@ -89,6 +91,10 @@ public class SlipcaseRedisProperties {
 
 	public Session getSession() {
 		return this.session;
+	}
+
+	public WriteCoalescing getWriteCoalescing() {
+		return this.writeCoalescing;
 	}
 
 	/** Scratch buffers the serializers encode and decompress through. */
@@ -237,6 +243,27 @@ public class SlipcaseRedisProperties {
 
 		public void setCompression(@Nullable String compression) {
 			this.compression = compression;
+		}
+
+	}
+
+	/** One socket write for the commands concurrent callers issue on a connection. */
+	public static class WriteCoalescing {
+
+		/**
+		 * Whether the Lettuce connections of Boot's client resources (Boot's connection factory,
+		 * so its RedisTemplate, caches and sessions too) and Slipcase's templates put off each
+		 * flush to the end of their event loop's turn, so that commands issued meanwhile leave in
+		 * one socket write.
+		 */
+		private boolean enabled = true;
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
 		}
 
 	}

@@ -1,0 +1,52 @@
+package dev.slipcase.redis.autoconfigure;
+
+import dev.slipcase.redis.lettuce.WriteCoalescing;
+import io.lettuce.core.resource.ClientResources;
+
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+
+/**
+ * Write coalescing on Boot's Lettuce {@code ClientResources}, so that every connection of Boot's
+ * connection factory (its {@code RedisTemplate}, caches and sessions) and of Slipcase's templates
+ * on it sends the commands of concurrent callers in one socket write; with
+ * {@code slipcase.redis.write-coalescing.enabled=false} the resources are marked so that Slipcase's
+ * templates leave them as they are too. The customizer runs before the application's own, so that
+ * one that sets a {@code NettyCustomizer} of its own keeps it (and may wrap it with
+ * {@link WriteCoalescing#nettyCustomizer}). Imported by {@link SlipcaseRedisAutoConfiguration}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ ClientResources.class, ClientResourcesBuilderCustomizer.class })
+final class SlipcaseWriteCoalescingConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean(name = "slipcaseWriteCoalescingCustomizer")
+	ClientResourcesBuilderCustomizer slipcaseWriteCoalescingCustomizer(SlipcaseRedisProperties properties) {
+		return new WriteCoalescingCustomizer(properties.getWriteCoalescing().isEnabled());
+	}
+
+	/** Sets or disables coalescing on the builder, first among the customizers. */
+	record WriteCoalescingCustomizer(boolean enabled) implements ClientResourcesBuilderCustomizer, Ordered {
+
+		@Override
+		public void customize(ClientResources.Builder builder) {
+			if (this.enabled) {
+				WriteCoalescing.configure(builder);
+			}
+			else {
+				WriteCoalescing.disable(builder);
+			}
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.slipcase.redis.autoconfigure;
+
+import dev.slipcase.redis.lettuce.WriteCoalescing;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.NettyCustomizer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link SlipcaseWriteCoalescingConfiguration}: what it does to Boot's
+ * {@code ClientResources} under each condition.
+ */
+class SlipcaseWriteCoalescingConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class));
+
+	@Test
+	void bootsClientResourcesCoalesceWritesByDefault() {
+		this.runner.run((context) -> {
+			assertThat(context).hasBean("slipcaseWriteCoalescingCustomizer");
+			assertThat(WriteCoalescing.isConfigured(context.getBean(ClientResources.class))).isTrue();
+		});
+	}
+
+	@Test
+	void switchedOffTheResourcesAreMarkedSoThatSlipcaseLeavesThemAlone() {
+		this.runner.withPropertyValues("slipcase.redis.write-coalescing.enabled=false").run((context) -> {
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(WriteCoalescing.isConfigured(resources)).isFalse();
+			assertThat(WriteCoalescing.isDisabled(resources)).isTrue();
+		});
+	}
+
+	@Test
+	void anApplicationsOwnNettyCustomizerIsKept() {
+		NettyCustomizer own = new NettyCustomizer() {
+		};
+		this.runner
+			.withBean("ownCustomizer", ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.nettyCustomizer(own))
+			.run((context) -> assertThat(context.getBean(ClientResources.class).nettyCustomizer()).isSameAs(own));
+	}
+
+	@Test
+	void backsOffFromACustomizerOfTheSameName() {
+		this.runner
+			.withBean("slipcaseWriteCoalescingCustomizer", ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> {
+					})
+			.run((context) -> assertThat(WriteCoalescing.isConfigured(context.getBean(ClientResources.class))).isFalse());
+	}
+
+	@Test
+	void anApplicationsOwnClientResourcesAreLeftAsTheyAre() {
+		this.runner.withBean(ClientResources.class, ClientResources::create, (definition) -> definition.setDestroyMethodName("shutdown")).run((context) -> {
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(WriteCoalescing.isConfigured(resources)).isFalse();
+			assertThat(WriteCoalescing.isDisabled(resources)).isFalse();
+		});
+	}
+
+	@Test
+	void noCustomizerWithoutLettuce() {
+		this.runner.withClassLoader(new FilteredClassLoader(ClientResources.class))
+			.run((context) -> assertThat(context).doesNotHaveBean("slipcaseWriteCoalescingCustomizer"));
+	}
+
+}
