@@ -104,7 +104,7 @@ public final class ServerCeilingReport {
 						&& payload.equals(result.params().get("payload"))) {
 					Measurement score = result.primary();
 					shares.append(String.format(Locale.ROOT, "| %s | %d | %s | %,.0f ± %,.0f | %.0f%% ± %.0f |%n",
-							size(row), row.clients(), result.params().get("candidate"), score.value(), score.error(),
+							size(row), row.clients(), candidate(result), score.value(), score.error(),
 							100 * score.value() / row.pairsPerSecond(), 100 * score.error() / row.pairsPerSecond()));
 				}
 			}
@@ -120,6 +120,11 @@ public final class ServerCeilingReport {
 					""").append(shares);
 		}
 		return text.toString();
+	}
+
+	private static String candidate(BenchmarkResult result) {
+		String writes = result.params().get("writes");
+		return result.params().get("candidate") + ((writes != null) ? ", writes " + writes : "");
 	}
 
 	private static String size(Row row) {

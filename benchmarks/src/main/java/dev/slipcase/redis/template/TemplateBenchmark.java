@@ -1,5 +1,6 @@
 package dev.slipcase.redis.template;
 
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -27,8 +28,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * with {@code JdkSerializationRedisSerializer},
  * and raw Lettuce {@code ByteArrayCodec} with Jackson. Every candidate shares one connection
  * between the benchmark threads; each thread uses its own key. Run with {@code -t 1} and
- * {@code -t 8}, and {@code -prof gc} for bytes allocated per operation:
- * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -t 8 -prof gc</pre>
+ * {@code -t 8} and {@code -t 64}, each with its connection's writes coalesced and each command
+ * written on its own; {@code -prof gc} for bytes allocated per operation and
+ * {@link dev.slipcase.redis.benchmark.SystemCallProfiler} for system calls per command:
+ * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -t 8 -prof gc -prof dev.slipcase.redis.benchmark.SystemCallProfiler:commands=2</pre>
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -48,6 +51,13 @@ public class TemplateBenchmark {
 				"spring-slipcase-fory", "spring-generic-json", "spring-jdk", "lettuce-bytes-jackson" })
 		public String candidate;
 
+		/**
+		 * How the candidate's connection writes: {@code coalesced} (the commands of concurrent
+		 * callers in one socket write) or {@code each} (every command on its own, Lettuce's default).
+		 */
+		@Param({ "coalesced", "each" })
+		public String writes;
+
 		RedisFixture redis;
 
 		TemplateCandidates.Candidate client;
@@ -59,7 +69,8 @@ public class TemplateBenchmark {
 		@Setup(Level.Trial)
 		public void setUp() {
 			this.redis = RedisFixture.start();
-			this.client = TemplateCandidates.create(this.candidate, this.payload, this.redis);
+			this.client = TemplateCandidates.create(this.candidate, this.payload, this.redis,
+					RedisFixture.Writes.valueOf(this.writes.toUpperCase(Locale.ROOT)));
 			this.value = this.payload.value();
 		}
 

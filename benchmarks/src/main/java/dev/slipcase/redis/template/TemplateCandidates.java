@@ -8,6 +8,8 @@ import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.template.RedisFixture.Writes;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -54,24 +56,38 @@ final class TemplateCandidates {
 	}
 
 	static Candidate create(String name, Payload payload, RedisFixture redis) {
+		return create(name, payload, redis, null);
+	}
+
+	/**
+	 * The candidate {@code name}; with {@code writes}, on a client or factory whose connections
+	 * write so, else on the fixture's plain client (to which Slipcase's templates add coalescing)
+	 * and a factory of its own (Lettuce's default: each command on its own).
+	 */
+	static Candidate create(String name, Payload payload, RedisFixture redis, @Nullable Writes writes) {
+		RedisClient client = (writes != null) ? redis.client(writes) : redis.client();
 		return switch (name) {
 			case "slipcase-json" -> new SlipcaseCandidate(
-					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload)));
+					ValueTemplate.create(client, redis.uri(), slipcaseJson(payload)));
 			case "slipcase-json-event-loop-decode" -> new SlipcaseCandidate(
-					ValueTemplate.create(redis.client(), redis.uri(), slipcaseJson(payload))
+					ValueTemplate.create(client, redis.uri(), slipcaseJson(payload))
 						.withCallerThreadDecodingFrom(Integer.MAX_VALUE));
 			case "slipcase-fory" -> new SlipcaseCandidate(
-					ValueTemplate.create(redis.client(), redis.uri(), slipcaseFory(payload)));
-			case "spring-slipcase-fory" -> new SpringCandidate(redis.connectionFactory(0),
+					ValueTemplate.create(client, redis.uri(), slipcaseFory(payload)));
+			case "spring-slipcase-fory" -> new SpringCandidate(factory(redis, writes),
 					SlipcaseSerializers.fory(payload.type()));
-			case "spring-slipcase-json" -> new SpringCandidate(redis.connectionFactory(0),
+			case "spring-slipcase-json" -> new SpringCandidate(factory(redis, writes),
 					SlipcaseSerializers.json(payload.type()));
-			case "spring-generic-json" -> new SpringCandidate(redis.connectionFactory(0), RedisSerializer.json());
-			case "spring-jdk" -> new SpringCandidate(redis.connectionFactory(0), new JdkSerializationRedisSerializer());
+			case "spring-generic-json" -> new SpringCandidate(factory(redis, writes), RedisSerializer.json());
+			case "spring-jdk" -> new SpringCandidate(factory(redis, writes), new JdkSerializationRedisSerializer());
 			case "lettuce-bytes-jackson" -> new LettuceJacksonCandidate(
-					redis.client().connect(ByteArrayCodec.INSTANCE, redis.uri()), type(payload));
+					client.connect(ByteArrayCodec.INSTANCE, redis.uri()), type(payload));
 			default -> throw new IllegalArgumentException("Unknown candidate '" + name + "'; known: " + NAMES);
 		};
+	}
+
+	private static LettuceConnectionFactory factory(RedisFixture redis, @Nullable Writes writes) {
+		return (writes != null) ? redis.connectionFactory(0, writes) : redis.connectionFactory(0);
 	}
 
 	/** SET then GET of one key, returning what GET read. */

@@ -1,0 +1,51 @@
+package dev.slipcase.redis.benchmark;
+
+import java.util.Collection;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.options.Options;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import org.openjdk.jmh.runner.options.VerboseMode;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Runs {@code TemplateBenchmark} briefly with {@link SystemCallProfiler} against a real local
+ * server, and checks that it reports the system calls of both processes per command, counted by
+ * the kernel: a command sent and answered costs each side at least one call over a burst.
+ */
+class SystemCallProfilerTests {
+
+	@Test
+	void reportsClientAndServerSystemCallsPerCommand() throws Exception {
+		Options options = new OptionsBuilder().include("\\.template\\.TemplateBenchmark\\.")
+			.param("candidate", "lettuce-bytes-jackson")
+			.param("payload", "ORDER")
+			.param("writes", "each")
+			.forks(0)
+			.warmupIterations(1) // the trial's set-up (the server starts) happens in the first iteration
+			.warmupTime(TimeValue.milliseconds(100))
+			.measurementIterations(2)
+			.measurementTime(TimeValue.milliseconds(300))
+			.threads(1)
+			.addProfiler(SystemCallProfiler.class, "commands=2")
+			.verbosity(VerboseMode.SILENT)
+			.shouldFailOnError(true)
+			.build();
+		Collection<RunResult> results = new Runner(options).run();
+		assertThat(results).hasSize(1);
+		Map<String, Result> secondary = results.iterator().next().getSecondaryResults();
+		assertThat(secondary).containsKeys("·syscalls.client.writes", "·syscalls.client.reads",
+				"·syscalls.server.writes", "·syscalls.server.reads");
+		// one thread, one command at a time: each command is a write and a read on both sides
+		assertThat(secondary.get("·syscalls.server.writes").getScore()).isBetween(0.9, 1.5);
+		assertThat(secondary.get("·syscalls.server.reads").getScore()).isBetween(0.9, 1.5);
+		assertThat(secondary.get("·syscalls.client.writes").getScore()).isGreaterThanOrEqualTo(0.9);
+	}
+
+}
