@@ -123,14 +123,19 @@ final class BucketStore {
 		return write(List.of(location), List.of(value), true, TtlMode.CLEAR, null)[0];
 	}
 
-	/** Removes {@code key} (and, with read-through, the plain key of the same name); whether it existed. */
+	/**
+	 * Removes {@code key} (and, with read-through, the plain key of the same name); whether it
+	 * existed. The plain key goes first: a delete cut off between its two steps then leaves the
+	 * key's own value, never the plain key's older one, which reads would fall back to.
+	 */
 	boolean delete(String key) {
 		Location location = locate(key);
-		boolean deleted = BucketScripts.existed(alone((pipeline) -> BucketScripts.delete(pipeline, List.of(location)),
-				"delete", key), 0);
+		boolean deleted = false;
 		if (this.namespace.readThrough()) {
-			deleted |= this.redis.call(BinaryCommands.del(KeyPlacement.bytes(key)), "delete the plain key", key) == 1;
+			deleted = this.redis.call(BinaryCommands.del(KeyPlacement.bytes(key)), "delete the plain key", key) == 1;
 		}
+		deleted |= BucketScripts.existed(alone((pipeline) -> BucketScripts.delete(pipeline, List.of(location)),
+				"delete", key), 0);
 		return deleted;
 	}
 

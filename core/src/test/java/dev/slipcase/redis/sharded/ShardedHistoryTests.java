@@ -3,6 +3,7 @@ package dev.slipcase.redis.sharded;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -78,6 +79,9 @@ class ShardedHistoryTests {
 				long unknown = operations.stream().filter((operation) -> operation.outcome() == Outcome.INFO).count();
 				System.out.printf("history seed %d on %s: %d operations (%d unknown), faults %s, %d anomalies%n", seed,
 						server, operations.size(), unknown, faults, anomalies.size());
+				if (!anomalies.isEmpty()) {
+					printHistoriesOf(anomalies, operations);
+				}
 				assertThat(anomalies).as("anomalies of seed %d on %s (replay with SLIPCASE_HISTORY_SEED=%d)", seed,
 						server, seed)
 					.isEmpty();
@@ -89,6 +93,21 @@ class ShardedHistoryTests {
 				direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 			}
 		}
+	}
+
+	/** Prints every operation on each key an anomaly names, in invocation order, to read what led to it. */
+	private static void printHistoriesOf(List<String> anomalies, List<Operation> operations) {
+		operations.stream()
+			.map(Operation::key)
+			.distinct()
+			.filter((key) -> anomalies.stream().anyMatch((anomaly) -> anomaly.startsWith("key " + key + ":")))
+			.forEach((key) -> {
+				System.out.println("history of " + key + ":");
+				operations.stream()
+					.filter((operation) -> operation.key().equals(key))
+					.sorted(Comparator.comparingLong(Operation::invoked))
+					.forEach((operation) -> System.out.println("  " + operation));
+			});
 	}
 
 	/** Every bucket of the namespaces that is not a compact hash. */

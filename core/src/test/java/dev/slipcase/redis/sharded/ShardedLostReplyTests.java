@@ -104,6 +104,31 @@ class ShardedLostReplyTests {
 	}
 
 	@RepeatedTest(3)
+	void aReadThroughDeleteCutHalfwayNeverBringsBackThePlainKeysOlderValue() throws Exception {
+		ShardedNamespace namespace = ShardedNamespace.builder("lost-rt").keyPrefix("rt:").readThrough(true).build();
+		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		ShardedTemplate<String> other = this.directTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		redis.command("SET", "rt:1", "plain");
+		writer.set("rt:1", "newer");
+		// the scripts are loaded: the held call's first step is one command
+		writer.delete("rt:absent");
+
+		this.proxy.holdReplies();
+		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.delete("rt:1"));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (Long.valueOf(1).equals(redis.command("EXISTS", "rt:1")) && "newer".equals(other.get("rt:1"))) {
+			assertThat(System.nanoTime()).as("the held delete's first step reached the server").isLessThan(deadline);
+			Thread.sleep(5);
+		}
+		this.proxy.cutAndHeal();
+
+		assertThat(catchThrowable(() -> lost.get(30, TimeUnit.SECONDS))).as("the delete whose reply was lost")
+			.isNotNull();
+		// deleted or not, but never the plain key's value, which the acknowledged set replaced
+		assertThat(other.get("rt:1")).isIn("newer", null);
+	}
+
+	@RepeatedTest(3)
 	void anExpireOfAnOverflowValueWhoseReplyWasLostIsNotAppliedAgainToANewerValue() throws Exception {
 		ShardedNamespace namespace = ShardedNamespace.builder("lost-ttl").keyPrefix("t:").build();
 		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);

@@ -96,6 +96,8 @@ public final class FaultyRun {
 			while (System.nanoTime() < deadline) {
 				Thread.sleep(200 + nemesis.nextInt(300));
 				Fault fault = kinds.get(nemesis.nextInt(kinds.size()));
+				// on the operations' clock (System.nanoTime), to read a failing history against
+				System.out.println("nemesis: " + fault + " at " + System.nanoTime());
 				inject(fault, proxy, restart, nemesis);
 				faults.merge(fault, 1, Integer::sum);
 			}
