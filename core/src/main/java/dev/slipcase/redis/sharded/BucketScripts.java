@@ -56,9 +56,18 @@ final class BucketScripts {
 	 * @param ttlMode what happens to TTLs
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
 	 * @param bucketTtlMillis the TTL the bucket and its overflow keys get on every write, 0 for none
+	 * @param plainKeyGuard with read-through, the plain key whose value one field's value is a copy
+	 * of: the write happens only while that key still holds it; {@code null} for none (a cluster
+	 * keeps the plain key in another slot)
 	 */
 	record SetOptions(boolean nx, int entryLimit, boolean fieldExpiry, TtlMode ttlMode, long ttlMillis,
-			long bucketTtlMillis) {
+			long bucketTtlMillis, byte @Nullable [] plainKeyGuard) {
+
+		SetOptions(boolean nx, int entryLimit, boolean fieldExpiry, TtlMode ttlMode, long ttlMillis,
+				long bucketTtlMillis) {
+			this(nx, entryLimit, fieldExpiry, ttlMode, ttlMillis, bucketTtlMillis, null);
+		}
+
 	}
 
 	/** Where {@link #SET} puts a value: its {@code place} argument. */
@@ -87,8 +96,11 @@ final class BucketScripts {
 
 	}
 
-	/** The arguments of {@link #SET} before the first field's: those of {@link SetOptions}, then the marker. */
-	private static final int SET_HEADER = 7;
+	/**
+	 * The arguments of {@link #SET} before the first field's: those of {@link SetOptions}, the
+	 * marker, then whether the last key is a plain key guard.
+	 */
+	private static final int SET_HEADER = 8;
 
 	/** The arguments of {@link #SET} per field: the field, the value, its {@link Place}. */
 	private static final int SET_PER_FIELD = 3;
@@ -108,8 +120,10 @@ final class BucketScripts {
 	 * Writes fields of one bucket. KEYS: the bucket, then the overflow key of each field. ARGV: 1 NX
 	 * flag, 2 entry limit (0 = none), 3 {@code 1} when the server expires hash fields, 4 TTL mode
 	 * ({@code n} none: clear any TTL, {@code x} set ARGV 5, {@code k} keep the current one), 5 TTL ms,
-	 * 6 bucket TTL ms (0 = none), 7 the overflow marker, then per field: the field, the value, its
-	 * {@link Place}. A value goes to the bucket when it fits and needs no TTL the server cannot put on
+	 * 6 bucket TTL ms (0 = none), 7 the overflow marker, 8 {@code 1} when the last key is a plain
+	 * key that must still hold the (one) field's value, else {@code 0}, then per field: the field, the
+	 * value, its {@link Place}. Under the guard, nothing is written (every field 0) when the plain
+	 * key no longer holds the value: a copy of a plain value never lands after a delete of it. A value goes to the bucket when it fits and needs no TTL the server cannot put on
 	 * a field, else to its overflow key with the marker in its field (unless the field itself is too
 	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
 	 * counts as no value. Returns {@code {-1}} when the new fields would pass the entry limit (nothing
@@ -124,6 +138,14 @@ final class BucketScripts {
 			local bucketTtl = tonumber(ARGV[6])
 			local marker = ARGV[7]
 			local n = (#ARGV - %1$d) / %2$d
+			if ARGV[8] == '1' then
+			  local plain = redis.pcall('GET', KEYS[#KEYS])
+			  if type(plain) ~= 'string' or plain ~= ARGV[%1$d + 2] then
+			    local none = {}
+			    for i = 1, n do none[i] = 0 end
+			    return none
+			  end
+			end
 			local plan = {}
 			local added = 0
 			for i = 1, n do
@@ -388,6 +410,13 @@ final class BucketScripts {
 	static CompletableFuture<List<Object>> set(Pipeline<byte[], byte[]> pipeline, SetOptions options,
 			List<Location> locations, List<byte[]> values, List<Place> places) {
 		List<byte[]> keys = bucketAndOverflowKeys(locations);
+		byte[] guard = options.plainKeyGuard();
+		if (guard != null) {
+			if (locations.size() != 1) {
+				throw new IllegalArgumentException("A plain key guard covers one field, not " + locations.size());
+			}
+			keys.add(guard);
+		}
 		return pipeline.script(SET, BucketScripts::multi, keys, (argv) -> {
 			argv.addValue(options.nx() ? ONE : ZERO)
 				.addValue(decimal(options.entryLimit()))
@@ -395,7 +424,8 @@ final class BucketScripts {
 				.addValue(options.ttlMode().code)
 				.addValue(decimal(options.ttlMillis()))
 				.addValue(decimal(options.bucketTtlMillis()))
-				.addValue(FieldValues.OVERFLOW);
+				.addValue(FieldValues.OVERFLOW)
+				.addValue((guard != null) ? ONE : ZERO);
 			for (int i = 0; i < locations.size(); i++) {
 				argv.addValue(locations.get(i).field()).addValue(values.get(i)).addValue(places.get(i).code);
 			}

@@ -196,7 +196,8 @@ final class BucketStore {
 
 	/**
 	 * With read-through: copies a plain key's value and TTL to its new place before it is changed in
-	 * place (an increment, a TTL change); without, does nothing.
+	 * place (an increment, a TTL change), only while the plain key still holds that value (on a
+	 * cluster, where the two are in different slots, without that check); without, does nothing.
 	 */
 	private void copyPlainValueWhenReadThrough(Location location) {
 		if (!this.namespace.readThrough() || this.reads.readOwn(location) != null) {
@@ -206,8 +207,8 @@ final class BucketStore {
 		byte[] plain = this.redis.call(BinaryCommands.get(plainKey), "read the plain key", location.key());
 		if (plain != null) {
 			long ttl = this.redis.call(BinaryCommands.pttl(plainKey), "read the TTL of", location.key());
-			write(List.of(location), List.of(plain), true, (ttl > 0) ? TtlMode.SET : TtlMode.CLEAR,
-					(ttl > 0) ? Duration.ofMillis(ttl) : null);
+			this.writes.copyPlainValue(location, plainKey, plain, (ttl > 0) ? TtlMode.SET : TtlMode.CLEAR,
+					(ttl > 0) ? Duration.ofMillis(ttl) : null, this.redis.isCluster());
 		}
 	}
 

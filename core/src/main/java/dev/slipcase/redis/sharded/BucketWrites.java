@@ -62,14 +62,9 @@ final class BucketWrites {
 	 * @throws BucketFullException when a hashed bucket is full; the other buckets were written
 	 */
 	boolean[] write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
-		if (ttlMode == TtlMode.SET && !this.limits.fieldExpiry() && this.namespace.ttlFallback() == TtlFallback.REFUSE) {
-			throw ttlRefused();
-		}
+		checkTtl(ttlMode);
 		int n = locations.size();
-		List<Place> places = new ArrayList<>(n);
-		for (int i = 0; i < n; i++) {
-			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
-		}
+		List<Place> places = places(locations, values);
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
 		if (canTransact(locations, nx, ttlMode)) {
 			List<Integer> refused = this.transactions.write(locations, values, places, ttlMode, ttlMillis);
@@ -88,19 +83,49 @@ final class BucketWrites {
 					againValues.add(values.get(position));
 					againPlaces.add(places.get(position));
 				});
-				boolean[] rewritten = writeWithScripts(again, againValues, againPlaces, nx, ttlMode, ttlMillis);
+				boolean[] rewritten = writeWithScripts(again, againValues, againPlaces, nx, ttlMode, ttlMillis, null);
 				for (int i = 0; i < refused.size(); i++) {
 					written[refused.get(i)] = rewritten[i];
 				}
 			}
 			return written;
 		}
-		return writeWithScripts(locations, values, places, nx, ttlMode, ttlMillis);
+		return writeWithScripts(locations, values, places, nx, ttlMode, ttlMillis, null);
+	}
+
+	/**
+	 * Copies the value of a plain key (read-through) to {@code location} where it has no value yet,
+	 * only while {@code plainKey} still holds {@code value}, in one script: a delete of the key
+	 * between the read of the plain value and this write leaves it deleted. On a cluster the plain
+	 * key lives in another slot, and the copy is written without that check.
+	 * @return whether it was written
+	 */
+	boolean copyPlainValue(Location location, byte[] plainKey, byte[] value, TtlMode ttlMode, @Nullable Duration ttl,
+			boolean cluster) {
+		checkTtl(ttlMode);
+		List<Location> locations = List.of(location);
+		List<byte[]> values = List.of(value);
+		return writeWithScripts(locations, values, places(locations, values), true, ttlMode,
+				(ttl != null) ? ttl.toMillis() : 0, cluster ? null : plainKey)[0];
+	}
+
+	private void checkTtl(TtlMode ttlMode) {
+		if (ttlMode == TtlMode.SET && !this.limits.fieldExpiry() && this.namespace.ttlFallback() == TtlFallback.REFUSE) {
+			throw ttlRefused();
+		}
+	}
+
+	private List<Place> places(List<Location> locations, List<byte[]> values) {
+		List<Place> places = new ArrayList<>(locations.size());
+		for (int i = 0; i < locations.size(); i++) {
+			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
+		}
+		return places;
 	}
 
 	/** Writes with one {@code SET} script call per bucket, pipelined; see {@link #write}. */
 	private boolean[] writeWithScripts(List<Location> locations, List<byte[]> values, List<Place> places, boolean nx,
-			TtlMode ttlMode, long ttlMillis) {
+			TtlMode ttlMode, long ttlMillis, byte @Nullable [] plainKeyGuard) {
 		int n = locations.size();
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
@@ -108,7 +133,7 @@ final class BucketWrites {
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			SetOptions options = new SetOptions(nx, entryLimit(locations.get(positions[0])), this.limits.fieldExpiry(),
-					ttlMode, ttlMillis, this.bucketTtlMillis);
+					ttlMode, ttlMillis, this.bucketTtlMillis, plainKeyGuard);
 			replies.add(BucketScripts.set(pipeline, options, buckets.select(bucket, locations),
 					buckets.select(bucket, values), buckets.select(bucket, places)));
 		}

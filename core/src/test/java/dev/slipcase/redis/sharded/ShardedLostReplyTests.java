@@ -129,6 +129,45 @@ class ShardedLostReplyTests {
 	}
 
 	@RepeatedTest(3)
+	void aReadThroughExpireRacingADeleteNeverCopiesThePlainValueBack() throws Exception {
+		ShardedNamespace namespace = ShardedNamespace.builder("race-rt").keyPrefix("rr:").readThrough(true).build();
+		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		ShardedTemplate<String> other = this.directTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		// the scripts are loaded, so that the expire below sends each of its commands once
+		redis.command("SET", "rr:warm", "plain");
+		writer.expire("rr:warm", Duration.ofMinutes(1));
+		redis.command("SET", "rr:2", "plain");
+		long getsBefore = getCalls();
+
+		// every chunk takes 300 ms each way: the expire reads the plain value (GET), then its TTL,
+		// then copies the value, each a round trip of its own; the delete lands between the GET and the copy
+		this.proxy.latency(Duration.ofMillis(300));
+		CompletableFuture<Boolean> expire = CompletableFuture
+			.supplyAsync(() -> writer.expire("rr:2", Duration.ofMinutes(1)));
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (getCalls() == getsBefore) {
+			assertThat(System.nanoTime()).as("the expire read the plain key").isLessThan(deadline);
+			Thread.sleep(1);
+		}
+		assertThat(other.delete("rr:2")).as("the delete, acknowledged").isTrue();
+		expire.get(30, TimeUnit.SECONDS);
+		this.proxy.latency(Duration.ZERO);
+
+		assertThat(other.get("rr:2")).as("the key deleted after the expire read it").isNull();
+		assertThat(redis.command("EXISTS", "rr:2")).isEqualTo(0L);
+	}
+
+	/** How many {@code GET}s the server has run. */
+	private static long getCalls() {
+		String stats = (String) redis.command("INFO", "commandstats");
+		return stats.lines()
+			.filter((line) -> line.startsWith("cmdstat_get:"))
+			.map((line) -> Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(','))))
+			.findFirst()
+			.orElse(0L);
+	}
+
+	@RepeatedTest(3)
 	void anExpireOfAnOverflowValueWhoseReplyWasLostIsNotAppliedAgainToANewerValue() throws Exception {
 		ShardedNamespace namespace = ShardedNamespace.builder("lost-ttl").keyPrefix("t:").build();
 		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
