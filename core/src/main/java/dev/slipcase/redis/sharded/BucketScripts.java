@@ -62,12 +62,6 @@ final class BucketScripts {
 	 */
 	record SetOptions(boolean nx, int entryLimit, boolean fieldExpiry, TtlMode ttlMode, long ttlMillis,
 			long bucketTtlMillis, byte @Nullable [] plainKeyGuard) {
-
-		SetOptions(boolean nx, int entryLimit, boolean fieldExpiry, TtlMode ttlMode, long ttlMillis,
-				long bucketTtlMillis) {
-			this(nx, entryLimit, fieldExpiry, ttlMode, ttlMillis, bucketTtlMillis, null);
-		}
-
 	}
 
 	/** Where {@link #SET} puts a value: its {@code place} argument. */
@@ -123,8 +117,9 @@ final class BucketScripts {
 	 * 6 bucket TTL ms (0 = none), 7 the overflow marker, 8 {@code 1} when the last key is a plain
 	 * key that must still hold the (one) field's value, else {@code 0}, then per field: the field, the
 	 * value, its {@link Place}. Under the guard, nothing is written (every field 0) when the plain
-	 * key no longer holds the value: a copy of a plain value never lands after a delete of it. A value goes to the bucket when it fits and needs no TTL the server cannot put on
-	 * a field, else to its overflow key with the marker in its field (unless the field itself is too
+	 * key no longer holds the value: a copy of a plain value never lands after a delete of it. A
+	 * value goes to the bucket when it fits and needs no TTL the server cannot put on a field, else
+	 * to its overflow key with the marker in its field (unless the field itself is too
 	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
 	 * counts as no value. Returns {@code {-1}} when the new fields would pass the entry limit (nothing
 	 * written), else per field 1 (written) or 0 (present under NX).

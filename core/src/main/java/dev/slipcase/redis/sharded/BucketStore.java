@@ -208,7 +208,7 @@ final class BucketStore {
 		if (plain != null) {
 			long ttl = this.redis.call(BinaryCommands.pttl(plainKey), "read the TTL of", location.key());
 			this.writes.copyPlainValue(location, plainKey, plain, (ttl > 0) ? TtlMode.SET : TtlMode.CLEAR,
-					(ttl > 0) ? Duration.ofMillis(ttl) : null, this.redis.isCluster());
+					(ttl > 0) ? Duration.ofMillis(ttl) : null);
 		}
 	}
 

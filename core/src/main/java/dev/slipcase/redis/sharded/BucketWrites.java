@@ -100,13 +100,12 @@ final class BucketWrites {
 	 * key lives in another slot, and the copy is written without that check.
 	 * @return whether it was written
 	 */
-	boolean copyPlainValue(Location location, byte[] plainKey, byte[] value, TtlMode ttlMode, @Nullable Duration ttl,
-			boolean cluster) {
+	boolean copyPlainValue(Location location, byte[] plainKey, byte[] value, TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
 		List<Location> locations = List.of(location);
 		List<byte[]> values = List.of(value);
 		return writeWithScripts(locations, values, places(locations, values), true, ttlMode,
-				(ttl != null) ? ttl.toMillis() : 0, cluster ? null : plainKey)[0];
+				(ttl != null) ? ttl.toMillis() : 0, this.redis.isCluster() ? null : plainKey)[0];
 	}
 
 	private void checkTtl(TtlMode ttlMode) {
