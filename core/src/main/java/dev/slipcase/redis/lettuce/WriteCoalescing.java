@@ -123,7 +123,6 @@ public final class WriteCoalescing {
 		}
 	}
 
-
 	private record Customizer(@Nullable NettyCustomizer delegate) implements NettyCustomizer {
 
 		@Override

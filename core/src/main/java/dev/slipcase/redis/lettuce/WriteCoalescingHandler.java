@@ -17,8 +17,8 @@ import io.netty.channel.SingleThreadEventLoop;
  * of the loop as its write. On an event loop that has no end-of-turn hook the flush is queued as
  * a task of its own, behind the writes already queued.
  * <p>
- * One instance per channel, added first in its pipeline (nearest the socket) by
- * {@link WriteCoalescing}; it holds no buffer of its own: written messages stay in Netty's
+ * One instance per channel, added by {@link WriteCoalescing} nearest the socket (just above TLS
+ * when the channel has it); it holds no buffer of its own: written messages stay in Netty's
  * outbound buffer, which the channel owns and releases, until the put-off flush or the channel's
  * close. A close or a removal of the handler flushes what is pending first. Used on the channel's
  * event loop only.
