@@ -115,11 +115,8 @@ class ShardedLostReplyTests {
 
 		this.proxy.holdReplies();
 		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.delete("rt:1"));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (Long.valueOf(1).equals(redis.command("EXISTS", "rt:1")) && "newer".equals(other.get("rt:1"))) {
-			assertThat(System.nanoTime()).as("the held delete's first step reached the server").isLessThan(deadline);
-			Thread.sleep(5);
-		}
+		ShardedTemplateContract.waitUntil("the held delete's first step reached the server",
+				() -> !Long.valueOf(1).equals(redis.command("EXISTS", "rt:1")) || !"newer".equals(other.get("rt:1")));
 		this.proxy.cutAndHeal();
 
 		assertThat(catchThrowable(() -> lost.get(30, TimeUnit.SECONDS))).as("the delete whose reply was lost")
@@ -144,11 +141,7 @@ class ShardedLostReplyTests {
 		this.proxy.latency(Duration.ofMillis(300));
 		CompletableFuture<Boolean> expire = CompletableFuture
 			.supplyAsync(() -> writer.expire("rr:2", Duration.ofMinutes(1)));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (getCalls() == getsBefore) {
-			assertThat(System.nanoTime()).as("the expire read the plain key").isLessThan(deadline);
-			Thread.sleep(1);
-		}
+		ShardedTemplateContract.waitUntil("the expire read the plain key", () -> getCalls() != getsBefore);
 		assertThat(other.delete("rr:2")).as("the delete, acknowledged").isTrue();
 		expire.get(30, TimeUnit.SECONDS);
 		this.proxy.latency(Duration.ZERO);
@@ -179,11 +172,7 @@ class ShardedLostReplyTests {
 
 		this.proxy.holdReplies();
 		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.expire("t:1", Duration.ofSeconds(2)));
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (other.ttlMillis("t:1") < 0) {
-			assertThat(System.nanoTime()).as("the held expire reached the server").isLessThan(deadline);
-			Thread.sleep(5);
-		}
+		ShardedTemplateContract.waitUntil("the held expire reached the server", () -> other.ttlMillis("t:1") >= 0);
 		other.set("t:1", large + "newer");
 		this.proxy.cutAndHeal();
 
@@ -256,11 +245,7 @@ class ShardedLostReplyTests {
 	}
 
 	private static void awaitValue(ShardedTemplate<String> template, String value) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!value.equals(template.get("l:1"))) {
-			assertThat(System.nanoTime()).as("the held write reached the server").isLessThan(deadline);
-			Thread.sleep(5);
-		}
+		ShardedTemplateContract.waitUntil("the held write reached the server", () -> value.equals(template.get("l:1")));
 	}
 
 }

@@ -796,10 +796,15 @@ abstract class ShardedTemplateContract {
 	}
 
 	static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
+		waitUntil("condition", condition);
+	}
+
+	/** Polls {@code condition} every 10 ms; fails naming {@code what} when it is not met within 10 s. */
+	static void waitUntil(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (!condition.getAsBoolean()) {
 			if (System.nanoTime() > deadline) {
-				throw new AssertionError("condition not met within 10 s");
+				throw new AssertionError(what + " not met within 10 s");
 			}
 			Thread.sleep(10);
 		}
