@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -94,14 +93,11 @@ public final class SystemCallProfiler implements InternalProfiler {
 		if (commands <= 0) {
 			return results;
 		}
-		long[] clientEnd = clientAtEnd;
-		long[] serverEnd = serverAtEnd;
-		if (clientEnd == null) {
-			clientEnd = read(ProcessHandle.current().pid());
-			serverEnd = (serverPid > 0) ? read(serverPid) : null;
+		if (clientAtEnd == null) {
+			endOfMeasurement();
 		}
-		add(results, "client", this.client, clientEnd, commands);
-		add(results, "server", this.server, serverEnd, commands);
+		add(results, "client", this.client, clientAtEnd, commands);
+		add(results, "server", this.server, serverAtEnd, commands);
 		return results;
 	}
 
@@ -122,11 +118,10 @@ public final class SystemCallProfiler implements InternalProfiler {
 			long writes = -1;
 			long reads = -1;
 			for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "io"))) {
-				String lower = line.toLowerCase(Locale.ROOT);
-				if (lower.startsWith("syscw:")) {
+				if (line.startsWith("syscw:")) {
 					writes = Long.parseLong(line.substring(6).trim());
 				}
-				else if (lower.startsWith("syscr:")) {
+				else if (line.startsWith("syscr:")) {
 					reads = Long.parseLong(line.substring(6).trim());
 				}
 			}

@@ -55,17 +55,9 @@ final class TemplateCandidates {
 		return MAPPER.getTypeFactory().constructType(payload.type());
 	}
 
-	static Candidate create(String name, Payload payload, RedisFixture redis) {
-		return create(name, payload, redis, null);
-	}
-
-	/**
-	 * The candidate {@code name}; with {@code writes}, on a client or factory whose connections
-	 * write so, else on the fixture's plain client (to which Slipcase's templates add coalescing)
-	 * and a factory of its own (Lettuce's default: each command on its own).
-	 */
-	static Candidate create(String name, Payload payload, RedisFixture redis, @Nullable Writes writes) {
-		RedisClient client = (writes != null) ? redis.client(writes) : redis.client();
+	/** The candidate {@code name}, on a client or factory whose connections write as {@code writes} says. */
+	static Candidate create(String name, Payload payload, RedisFixture redis, Writes writes) {
+		RedisClient client = redis.client(writes);
 		return switch (name) {
 			case "slipcase-json" -> new SlipcaseCandidate(
 					ValueTemplate.create(client, redis.uri(), slipcaseJson(payload)));
@@ -74,20 +66,16 @@ final class TemplateCandidates {
 						.withCallerThreadDecodingFrom(Integer.MAX_VALUE));
 			case "slipcase-fory" -> new SlipcaseCandidate(
 					ValueTemplate.create(client, redis.uri(), slipcaseFory(payload)));
-			case "spring-slipcase-fory" -> new SpringCandidate(factory(redis, writes),
+			case "spring-slipcase-fory" -> new SpringCandidate(redis.connectionFactory(0, writes),
 					SlipcaseSerializers.fory(payload.type()));
-			case "spring-slipcase-json" -> new SpringCandidate(factory(redis, writes),
+			case "spring-slipcase-json" -> new SpringCandidate(redis.connectionFactory(0, writes),
 					SlipcaseSerializers.json(payload.type()));
-			case "spring-generic-json" -> new SpringCandidate(factory(redis, writes), RedisSerializer.json());
-			case "spring-jdk" -> new SpringCandidate(factory(redis, writes), new JdkSerializationRedisSerializer());
+			case "spring-generic-json" -> new SpringCandidate(redis.connectionFactory(0, writes), RedisSerializer.json());
+			case "spring-jdk" -> new SpringCandidate(redis.connectionFactory(0, writes), new JdkSerializationRedisSerializer());
 			case "lettuce-bytes-jackson" -> new LettuceJacksonCandidate(
 					client.connect(ByteArrayCodec.INSTANCE, redis.uri()), type(payload));
 			default -> throw new IllegalArgumentException("Unknown candidate '" + name + "'; known: " + NAMES);
 		};
-	}
-
-	private static LettuceConnectionFactory factory(RedisFixture redis, @Nullable Writes writes) {
-		return (writes != null) ? redis.connectionFactory(0, writes) : redis.connectionFactory(0);
 	}
 
 	/** SET then GET of one key, returning what GET read. */
