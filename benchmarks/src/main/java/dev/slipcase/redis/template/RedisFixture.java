@@ -9,7 +9,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.slipcase.redis.benchmark.SystemCallProfiler;
+import dev.slipcase.redis.benchmark.ProcessCostProfiler;
 import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.test.RedisEndpoint;
 import dev.slipcase.redis.test.RedisServer;
@@ -25,7 +25,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * A private local Redis for one benchmark trial, with the clients the candidates need: a plain
  * Lettuce client, clients whose resources coalesce writes or send each command on its own, and
- * Spring connection factories per database. Tells {@link SystemCallProfiler} the server's process.
+ * Spring connection factories per database. Tells {@link ProcessCostProfiler} the server's process.
  * Closed in {@code @TearDown}.
  */
 final class RedisFixture implements AutoCloseable {
@@ -107,11 +107,11 @@ final class RedisFixture implements AutoCloseable {
 
 	@Override
 	public synchronized void close() {
-		SystemCallProfiler.endOfMeasurement();
+		ProcessCostProfiler.endOfMeasurement();
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		this.clients.values().forEach((client) -> client.shutdown(Duration.ZERO, Duration.ofSeconds(2)));
 		this.resources.values().forEach((resources) -> resources.shutdown(0, 2, TimeUnit.SECONDS));
-		SystemCallProfiler.watchServer(-1);
+		ProcessCostProfiler.watchServer(-1);
 		this.server.close();
 	}
 
@@ -122,7 +122,7 @@ final class RedisFixture implements AutoCloseable {
 			String commandLine = Files.readString(Path.of("/proc", Long.toString(pid), "cmdline"), StandardCharsets.UTF_8);
 			if (commandLine.contains(Integer.toString(server.endpoint().port()))
 					&& (commandLine.contains("redis") || commandLine.contains("valkey"))) {
-				SystemCallProfiler.watchServer(pid);
+				ProcessCostProfiler.watchServer(pid);
 			}
 		}
 		catch (IOException | RuntimeException ex) {

@@ -32,7 +32,7 @@ public final class ServerCeilingReport {
 		List<Row> rows = new ArrayList<>();
 		try (RedisServer server = RedisServers.start()) {
 			for (int size : new int[] { 1024, 70_000 }) {
-				for (int clients : new int[] { 1, 8 }) {
+				for (int clients : new int[] { 1, 8, 64 }) {
 					rows.add(run(server, size, clients, (size > 1024) ? Math.max(1, requests / 5) : requests));
 				}
 			}

@@ -30,8 +30,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * between the benchmark threads; each thread uses its own key. Run with {@code -t 1} and
  * {@code -t 8} and {@code -t 64}, each with its connection's writes coalesced and each command
  * written on its own; {@code -prof gc} for bytes allocated per operation and
- * {@link dev.slipcase.redis.benchmark.SystemCallProfiler} for system calls per command:
- * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -t 8 -prof gc -prof dev.slipcase.redis.benchmark.SystemCallProfiler:commands=2</pre>
+ * {@link dev.slipcase.redis.benchmark.ProcessCostProfiler} for system calls per command:
+ * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -t 8 -prof gc -prof dev.slipcase.redis.benchmark.ProcessCostProfiler:commands=2</pre>
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)

@@ -59,7 +59,7 @@ public final class BenchmarkReport {
 		for (Baseline baseline : this.baselines) {
 			List<ComparisonRow> rows = Comparisons.of(this.results, baseline);
 			if (!rows.isEmpty()) {
-				report.comparison(baseline, rows, charts(folder, baseline, rows));
+				report.comparison(baseline, title(baseline), rows, charts(folder, baseline, rows));
 			}
 		}
 		report.sections(this.extraSections);
@@ -68,20 +68,44 @@ public final class BenchmarkReport {
 		return file;
 	}
 
+	/**
+	 * The section's title: the benchmark class, and the baseline too when the class has more than
+	 * one, e.g. {@code TemplateBenchmark vs lettuce-bytes-jackson (writes=each)}.
+	 */
+	private String title(Baseline baseline) {
+		return isOnlyBaselineOfItsClass(baseline) ? baseline.benchmarkClass()
+				: baseline.benchmarkClass() + " vs " + baseline.label();
+	}
+
+	private boolean isFirstBaselineOfItsClass(Baseline baseline) {
+		return this.baselines.stream()
+			.filter((other) -> other.benchmarkClass().equals(baseline.benchmarkClass()))
+			.findFirst()
+			.orElseThrow()
+			.equals(baseline);
+	}
+
+	private boolean isOnlyBaselineOfItsClass(Baseline baseline) {
+		return this.baselines.stream().filter((other) -> other.benchmarkClass().equals(baseline.benchmarkClass())).count() == 1;
+	}
+
 	private List<String> charts(Path folder, Baseline baseline, List<ComparisonRow> rows) throws IOException {
 		List<String> charts = new ArrayList<>();
 		Map<String, List<ComparisonRow>> byMethod = new LinkedHashMap<>();
 		rows.forEach((row) -> byMethod.computeIfAbsent(row.result().method(), (m) -> new ArrayList<>()).add(row));
 		for (Map.Entry<String, List<ComparisonRow>> method : byMethod.entrySet()) {
 			String name = baseline.benchmarkClass() + "." + method.getKey();
-			String speedChart = CHARTS_FOLDER + "/" + fileName(name) + "-speedup.svg";
-			if (BarCharts.write(folder.resolve(speedChart), name + ": speed-up vs " + baseline.baselineValue(),
+			// the first baseline of a class keeps the plain file name that pages link to
+			String file = isFirstBaselineOfItsClass(baseline) ? fileName(name)
+					: fileName(name + " vs " + baseline.baselineValue());
+			String speedChart = CHARTS_FOLDER + "/" + file + "-speedup.svg";
+			if (BarCharts.write(folder.resolve(speedChart), name + ": speed-up vs " + baseline.label(),
 					"× (higher is faster)", ratios(method.getValue(), ComparisonRow::speedup))) {
 				charts.add(speedChart);
 			}
-			String allocationChart = CHARTS_FOLDER + "/" + fileName(name) + "-allocation.svg";
+			String allocationChart = CHARTS_FOLDER + "/" + file + "-allocation.svg";
 			if (BarCharts.write(folder.resolve(allocationChart),
-					name + ": bytes allocated per op vs " + baseline.baselineValue(), "× (lower is less garbage)",
+					name + ": bytes allocated per op vs " + baseline.label(), "× (lower is less garbage)",
 					ratios(method.getValue(), ComparisonRow::allocationRatio))) {
 				charts.add(allocationChart);
 			}

@@ -15,12 +15,21 @@ import org.jspecify.annotations.Nullable;
  * @param primary the primary score
  * @param allocation bytes allocated per operation ({@code gc.alloc.rate.norm}), or {@code null}
  * when the run had no {@code -prof gc}
+ * @param costs what each command cost the client and the server, by the name
+ * {@link dev.slipcase.redis.benchmark.ProcessCostProfiler} gives it (such as
+ * {@code ·syscalls.client.writes}), empty when the run had no such profiler
  */
 public record BenchmarkResult(String benchmark, String mode, int threads, Map<String, String> params,
-		Measurement primary, @Nullable Measurement allocation) {
+		Measurement primary, @Nullable Measurement allocation, Map<String, Measurement> costs) {
 
 	public BenchmarkResult {
 		params = new TreeMap<>(params);
+		costs = Map.copyOf(costs);
+	}
+
+	public BenchmarkResult(String benchmark, String mode, int threads, Map<String, String> params,
+			Measurement primary, @Nullable Measurement allocation) {
+		this(benchmark, mode, threads, params, primary, allocation, Map.of());
 	}
 
 	/** The benchmark class's simple name, e.g. {@code SerializerBenchmark}. */

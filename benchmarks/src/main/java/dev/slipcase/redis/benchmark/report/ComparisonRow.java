@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param group what the row is compared within: method, threads and the parameters other than
  * the candidate, e.g. {@code roundTrip payload=ORDER}
- * @param candidate the candidate parameter's value, e.g. {@code slipcase-json}
+ * @param candidate the candidate parameter's value, e.g. {@code slipcase-json}, with its values of
+ * the baseline's fixed parameters when it has any, e.g. {@code slipcase-json (writes=coalesced)}
  * @param result the candidate's result
  * @param speedup how many times faster than the baseline (baseline time / candidate time, or
  * candidate throughput / baseline throughput), or {@code null} without a baseline in the group
@@ -18,7 +19,7 @@ public record ComparisonRow(String group, String candidate, BenchmarkResult resu
 
 	/** Whether this row is the baseline itself. */
 	public boolean isBaseline(Baseline baseline) {
-		return baseline.baselineValue().equals(this.candidate);
+		return baseline.isBaselineRun(this.result);
 	}
 
 }

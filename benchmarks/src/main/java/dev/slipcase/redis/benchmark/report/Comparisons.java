@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
@@ -27,13 +28,11 @@ public final class Comparisons {
 			.collect(Collectors.groupingBy((result) -> group(result, baseline), LinkedHashMap::new, Collectors.toList()));
 		List<ComparisonRow> rows = new ArrayList<>();
 		groups.forEach((group, members) -> {
-			Optional<BenchmarkResult> reference = members.stream()
-				.filter((result) -> baseline.baselineValue().equals(result.params().get(baseline.candidateParam())))
-				.findFirst();
+			Optional<BenchmarkResult> reference = members.stream().filter(baseline::isBaselineRun).findFirst();
 			for (BenchmarkResult result : members) {
 				boolean isReference = reference.isPresent() && reference.get() == result;
 				// the baseline's ratio to itself is exactly 1: its own error would only be noise
-				rows.add(new ComparisonRow(group, result.params().get(baseline.candidateParam()), result,
+				rows.add(new ComparisonRow(group, candidate(result, baseline), result,
 						isReference ? Ratio.ONE : reference.map((base) -> speedup(result, base)).orElse(null),
 						(isReference && result.allocation() != null) ? Ratio.ONE
 								: reference.map((base) -> allocationRatio(result, base)).orElse(null)));
@@ -42,14 +41,27 @@ public final class Comparisons {
 		return rows;
 	}
 
-	/** The group a result is compared within: method, threads and the non-candidate parameters. */
+	/**
+	 * What a row is called: its candidate, with its values of the baseline's fixed parameters when
+	 * there are any, e.g. {@code slipcase-json (writes=coalesced)}.
+	 */
+	static String candidate(BenchmarkResult result, Baseline baseline) {
+		Map<String, String> fixed = new TreeMap<>();
+		baseline.fixedParams().keySet().forEach((name) -> fixed.put(name, result.params().get(name)));
+		return Baseline.label(result.params().get(baseline.candidateParam()), fixed);
+	}
+
+	/**
+	 * The group a result is compared within: method, threads and the parameters other than the
+	 * candidate and the baseline's fixed ones.
+	 */
 	static String group(BenchmarkResult result, Baseline baseline) {
 		StringBuilder group = new StringBuilder(result.method());
 		if (result.threads() > 1) {
 			group.append(" threads=").append(result.threads());
 		}
 		result.params().forEach((name, value) -> {
-			if (!name.equals(baseline.candidateParam())) {
+			if (!name.equals(baseline.candidateParam()) && !baseline.fixedParams().containsKey(name)) {
 				group.append(' ').append(name).append('=').append(value);
 			}
 		});

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.slipcase.redis.benchmark.ProcessCostProfiler;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -48,10 +49,17 @@ public final class JmhResults {
 			for (String name : paramsNode.propertyNames()) {
 				params.put(name, paramsNode.get(name).asString());
 			}
-			JsonNode allocation = run.path("secondaryMetrics").path(ALLOCATION_METRIC);
+			JsonNode secondary = run.path("secondaryMetrics");
+			JsonNode allocation = secondary.path(ALLOCATION_METRIC);
+			Map<String, Measurement> costs = new LinkedHashMap<>();
+			for (String name : ProcessCostProfiler.METRICS) {
+				if (secondary.has(name)) {
+					costs.put(name, measurement(secondary.get(name)));
+				}
+			}
 			results.add(new BenchmarkResult(required(run, "benchmark").asString(), required(run, "mode").asString(),
 					run.path("threads").asInt(1), params, measurement(required(run, "primaryMetric")),
-					allocation.isMissingNode() ? null : measurement(allocation)));
+					allocation.isMissingNode() ? null : measurement(allocation), costs));
 		}
 		return results;
 	}

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.slipcase.redis.benchmark.ProcessCostProfiler;
 import dev.slipcase.redis.benchmark.report.BarCharts;
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
 import dev.slipcase.redis.benchmark.report.Environment;
@@ -94,7 +95,7 @@ public final class BenchmarkSuite {
 		BarCharts.write(chartsFolder.resolve(MEMORY_CHART), "Redis memory per key: plain SET vs sharded",
 				"bytes per key (lower is less)", ShardedMemoryReport.chart(memory));
 		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results),
-				SuiteEntries.all().stream().map(SuiteEntry::baseline).toList(),
+				SuiteEntries.all().stream().flatMap((entry) -> entry.baselines().stream()).toList(),
 				Environment.current(this.command, redisVersion()))
 			.section("Redis memory per key: plain SET vs sharded",
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
@@ -120,6 +121,9 @@ public final class BenchmarkSuite {
 			.shouldFailOnError(true)
 			.resultFormat(ResultFormatType.JSON)
 			.result(results.toString());
+		if (entry.commandsPerOperation() > 0) {
+			options.addProfiler(ProcessCostProfiler.class, "commands=" + entry.commandsPerOperation());
+		}
 		if (this.profile.reducedParams()) {
 			entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
 		}

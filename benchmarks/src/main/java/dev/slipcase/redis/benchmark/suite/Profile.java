@@ -14,12 +14,18 @@ public enum Profile {
 	SMOKE(0, 0, TimeValue.milliseconds(20), 1, TimeValue.milliseconds(20), true, 1_000),
 
 	/**
-	 * A first look, about forty minutes on two cores: one fork, five short iterations after two
-	 * warm-ups of two seconds (eight threads through one connection are still warming up after
-	 * two of one second), fewer parameters; an entry {@linkplain SuiteEntry#timedFully() timed
-	 * fully} gets {@link #FULL}'s forks and iterations.
+	 * A first look, about an hour on two cores: one fork, five short iterations after two
+	 * warm-ups of two seconds, fewer parameters; an {@linkplain SuiteEntry#endToEnd() end-to-end}
+	 * entry is timed as {@link #END_TO_END}.
 	 */
 	QUICK(1, 2, TimeValue.seconds(2), 5, TimeValue.seconds(1), true, 100_000),
+
+	/**
+	 * How a quick run times calls through one shared connection: one fork, five warm-ups and five
+	 * iterations of two seconds each (eight threads through one connection are still warming up
+	 * after two warm-ups of one second, and one-second samples of them scatter widely).
+	 */
+	END_TO_END(1, 5, TimeValue.seconds(2), 5, TimeValue.seconds(2), true, 100_000),
 
 	/** Error bars you can trust: two forks, longer warm-up and more iterations, every parameter. */
 	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false, 1_000_000);

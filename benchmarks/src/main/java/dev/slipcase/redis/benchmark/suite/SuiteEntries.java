@@ -25,10 +25,15 @@ final class SuiteEntries {
 						Map.of("payload", List.of("ORDER", "DOCUMENT", "LIST_50"))),
 				entry(CompressionBenchmark.class, "algorithm", "jdk-gzip-stream",
 						Map.of("payload", List.of("SMALL", "ORDER"), "buffers", List.of("direct"))),
-				entry(TemplateBenchmark.class, "candidate", "spring-generic-json",
+				// every stack with and without coalescing, each beside Spring's template and raw Lettuce as
+				// a user has them without Slipcase: a plain factory or client, every command on its own
+				new SuiteEntry(TemplateBenchmark.class,
+						List.of(new Baseline("TemplateBenchmark", "candidate", "spring-generic-json", Map.of("writes", "each")),
+								new Baseline("TemplateBenchmark", "candidate", "lettuce-bytes-jackson",
+										Map.of("writes", "each"))),
 						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
-								"spring-slipcase-fory", "spring-generic-json", "lettuce-bytes-jackson")),
-						List.of(1, 8), true),
+								"spring-generic-json", "lettuce-bytes-jackson")),
+						List.of(1, 8, 64), true, 2),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
 				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
@@ -36,13 +41,8 @@ final class SuiteEntries {
 
 	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
 			Map<String, List<String>> reducedParams) {
-		return entry(benchmark, candidateParam, baseline, reducedParams, List.of(1), false);
-	}
-
-	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
-			Map<String, List<String>> reducedParams, List<Integer> threads, boolean timedFully) {
-		return new SuiteEntry(benchmark, new Baseline(benchmark.getSimpleName(), candidateParam, baseline),
-				reducedParams, threads, timedFully);
+		return new SuiteEntry(benchmark, List.of(new Baseline(benchmark.getSimpleName(), candidateParam, baseline)),
+				reducedParams, List.of(1), false, 0);
 	}
 
 }

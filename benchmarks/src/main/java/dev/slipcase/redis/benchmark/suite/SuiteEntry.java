@@ -10,29 +10,37 @@ import dev.slipcase.redis.benchmark.report.Baseline;
  * quick and smoke profiles run.
  *
  * @param benchmarkClass the benchmark class
- * @param baseline the candidate parameter and its baseline value
+ * @param baselines what its candidates are compared with, one table each, at least one
  * @param reducedParams parameter values for the quick and smoke profiles; parameters not named
  * keep all their values
  * @param threads the thread counts to run the class with, one run each
- * @param timedFully whether a quick run times this class with the full profile's forks, warm-ups
- * and iterations too: for end-to-end throughputs, whose ratios five one-second samples on shared
- * cores cannot settle
+ * @param endToEnd whether the class times calls to a server through one shared connection: a
+ * quick run then warms it up and measures it as {@link Profile#END_TO_END} does, since five
+ * one-second samples after two warm-ups cannot settle eight threads through one connection
+ * @param commandsPerOperation the Redis commands each operation sends, for
+ * {@link dev.slipcase.redis.benchmark.ProcessCostProfiler}'s costs per command; 0 to run without it
  */
-record SuiteEntry(Class<?> benchmarkClass, Baseline baseline, Map<String, List<String>> reducedParams,
-		List<Integer> threads, boolean timedFully) {
+record SuiteEntry(Class<?> benchmarkClass, List<Baseline> baselines, Map<String, List<String>> reducedParams,
+		List<Integer> threads, boolean endToEnd, int commandsPerOperation) {
 
 	SuiteEntry {
-		if (!baseline.benchmarkClass().equals(benchmarkClass.getSimpleName())) {
-			throw new IllegalArgumentException("Baseline of " + baseline.benchmarkClass() + " given for "
-					+ benchmarkClass.getSimpleName());
+		if (baselines.isEmpty()) {
+			throw new IllegalArgumentException("No baseline given for " + benchmarkClass.getSimpleName());
 		}
+		for (Baseline baseline : baselines) {
+			if (!baseline.benchmarkClass().equals(benchmarkClass.getSimpleName())) {
+				throw new IllegalArgumentException("Baseline of " + baseline.benchmarkClass() + " given for "
+						+ benchmarkClass.getSimpleName());
+			}
+		}
+		baselines = List.copyOf(baselines);
 		reducedParams = Map.copyOf(reducedParams);
 		threads = List.copyOf(threads);
 	}
 
 	/** The profile whose forks, warm-ups and iterations time this class in a run of {@code profile}. */
 	Profile timing(Profile profile) {
-		return (this.timedFully && profile == Profile.QUICK) ? Profile.FULL : profile;
+		return (this.endToEnd && profile == Profile.QUICK) ? Profile.END_TO_END : profile;
 	}
 
 	/** The JMH include pattern that selects exactly this class's benchmarks. */

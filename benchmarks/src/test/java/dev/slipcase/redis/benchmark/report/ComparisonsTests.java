@@ -6,6 +6,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.within;
 
 /**
@@ -56,9 +57,37 @@ class ComparisonsTests {
 	}
 
 	@Test
+	void aFixedParameterPicksTheBaselineRunAndLabelsTheCandidatesInsteadOfSplittingGroups() {
+		Baseline plainSpring = new Baseline("TemplateBenchmark", "candidate", "spring", Map.of("writes", "each"));
+		List<ComparisonRow> rows = Comparisons.of(List.of(thrpt("spring", "coalesced", 1200), thrpt("spring", "each", 1000),
+				thrpt("slipcase", "coalesced", 1500), thrpt("slipcase", "each", 1100)), plainSpring);
+		assertThat(rows).extracting(ComparisonRow::group).containsOnly("setThenGet threads=8 payload=ORDER");
+		assertThat(rows).extracting(ComparisonRow::candidate)
+			.containsExactly("spring (writes=coalesced)", "spring (writes=each)", "slipcase (writes=coalesced)",
+					"slipcase (writes=each)");
+		assertThat(rows).extracting((row) -> row.speedup().value())
+			.containsExactly(1.2, 1.0, 1.5, 1.1);
+		assertThat(rows.get(1).isBaseline(plainSpring)).isTrue();
+		assertThat(rows.get(0).isBaseline(plainSpring)).isFalse();
+		assertThat(plainSpring.label()).isEqualTo("spring (writes=each)");
+	}
+
+	@Test
+	void theCandidateParameterCannotBeFixed() {
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new Baseline("TemplateBenchmark", "candidate", "spring", Map.of("candidate", "x")));
+	}
+
+	@Test
 	void baselineIsParsedFromTheCommandLineForm() {
 		assertThat(Baseline.parse("SerializerBenchmark:serializer=spring-generic-json"))
 			.isEqualTo(new Baseline("SerializerBenchmark", "serializer", "spring-generic-json"));
+	}
+
+	private static BenchmarkResult thrpt(String candidate, String writes, double opsPerSecond) {
+		return new BenchmarkResult("dev.slipcase.redis.template.TemplateBenchmark.setThenGet", "thrpt", 8,
+				Map.of("candidate", candidate, "writes", writes, "payload", "ORDER"),
+				new Measurement(opsPerSecond, Double.NaN, "ops/s"), null);
 	}
 
 	private static BenchmarkResult avgt(String serializer, String payload, double nanos, double bytes) {

@@ -33,6 +33,22 @@ class JmhResultsTests {
 	}
 
 	@Test
+	void readsTheCostsPerCommandOfTheProcessCostProfilerAndNoOtherSecondaryMetric() {
+		List<BenchmarkResult> results = JmhResults.parse("""
+				[{"benchmark":"dev.slipcase.redis.template.TemplateBenchmark.setThenGet","mode":"thrpt","threads":8,
+				  "params":{"candidate":"slipcase-json","writes":"coalesced"},
+				  "primaryMetric":{"score":20000.0,"scoreError":500.0,"scoreUnit":"ops/s"},
+				  "secondaryMetrics":{"·syscalls.client.writes":{"score":0.51,"scoreError":0.11,"scoreUnit":"calls/cmd"},
+				    "·cpu.server":{"score":5.7,"scoreError":3.3,"scoreUnit":"us/cmd"},
+				    "gc.count":{"score":12.0,"scoreError":"NaN","scoreUnit":"counts"}}}]
+				""");
+		BenchmarkResult result = results.get(0);
+		assertThat(result.costs()).containsOnlyKeys("·syscalls.client.writes", "·cpu.server");
+		assertThat(result.costs().get("·syscalls.client.writes")).isEqualTo(new Measurement(0.51, 0.11, "calls/cmd"));
+		assertThat(result.allocation()).isNull();
+	}
+
+	@Test
 	void refusesWhatIsNotJmhJson() {
 		assertThatIllegalArgumentException().isThrownBy(() -> JmhResults.parse("{\"benchmark\":1}"))
 			.withMessageContaining("JSON array");

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.slipcase.redis.benchmark.report.Baseline;
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
 import dev.slipcase.redis.benchmark.report.BenchmarkResult;
 import dev.slipcase.redis.benchmark.report.JmhResults;
@@ -32,9 +33,14 @@ class BenchmarkSuiteSmokeTests {
 		String markdown = Files.readString(report);
 		assertThat(markdown).contains("## Environment", "| Command | `smoke test` |", "| JDK |", "| Redis |");
 		for (SuiteEntry entry : SuiteEntries.all()) {
-			assertThat(markdown).contains("## " + entry.baseline().benchmarkClass())
-				.contains("**" + entry.baseline().baselineValue() + "** (baseline)");
+			for (Baseline baseline : entry.baselines()) {
+				assertThat(markdown).contains("## " + baseline.benchmarkClass())
+					.contains("**" + baseline.label() + "** (baseline)");
+			}
 		}
+		assertThat(markdown).contains("## TemplateBenchmark vs spring-generic-json (writes=each)",
+				"## TemplateBenchmark vs lettuce-bytes-jackson (writes=each)", "slipcase-json (writes=coalesced)",
+				"| client writes/cmd | server writes/cmd |", "| 1 KB | 64 |");
 		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
 		assertThat(markdown).contains("## Redis memory per key: plain SET vs sharded", "plain SET B/key",
 				"## Stored size per serializer", "## Server ceiling", "| 1 KB | 8 |", "| 70 KB | 1 |");

@@ -15,11 +15,12 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Runs {@code TemplateBenchmark} briefly with {@link SystemCallProfiler} against a real local
- * server, and checks that it reports the system calls of both processes per command, counted by
- * the kernel: a command sent and answered costs each side at least one call over a burst.
+ * Runs {@code TemplateBenchmark} briefly with {@link ProcessCostProfiler} against a real local
+ * server, and checks that it reports the system calls, CPU time and context switches of both
+ * processes per command, counted by the kernel: a command sent and answered costs each side at
+ * least one call, and the lone caller one switch.
  */
-class SystemCallProfilerTests {
+class ProcessCostProfilerTests {
 
 	@Test
 	void reportsClientAndServerSystemCallsPerCommand() throws Exception {
@@ -33,19 +34,21 @@ class SystemCallProfilerTests {
 			.measurementIterations(2)
 			.measurementTime(TimeValue.milliseconds(300))
 			.threads(1)
-			.addProfiler(SystemCallProfiler.class, "commands=2")
+			.addProfiler(ProcessCostProfiler.class, "commands=2")
 			.verbosity(VerboseMode.SILENT)
 			.shouldFailOnError(true)
 			.build();
 		Collection<RunResult> results = new Runner(options).run();
 		assertThat(results).hasSize(1);
 		Map<String, Result> secondary = results.iterator().next().getSecondaryResults();
-		assertThat(secondary).containsKeys("·syscalls.client.writes", "·syscalls.client.reads",
-				"·syscalls.server.writes", "·syscalls.server.reads");
+		assertThat(secondary).containsKeys(ProcessCostProfiler.METRICS.toArray(String[]::new));
 		// one thread, one command at a time: each command is a write and a read on both sides
 		assertThat(secondary.get("·syscalls.server.writes").getScore()).isBetween(0.9, 1.5);
 		assertThat(secondary.get("·syscalls.server.reads").getScore()).isBetween(0.9, 1.5);
 		assertThat(secondary.get("·syscalls.client.writes").getScore()).isGreaterThanOrEqualTo(0.9);
+		// a lone caller parks for every reply: at least one switch per command in the client
+		assertThat(secondary.get("·switches.client").getScore()).isGreaterThanOrEqualTo(0.9);
+		assertThat(secondary.get("·cpu.client").getScore()).isPositive();
 	}
 
 }

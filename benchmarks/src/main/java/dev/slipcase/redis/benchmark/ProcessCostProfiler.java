@@ -1,0 +1,213 @@
+package dev.slipcase.redis.benchmark;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.profile.InternalProfiler;
+import org.openjdk.jmh.results.AggregationPolicy;
+import org.openjdk.jmh.results.IterationResult;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.ScalarResult;
+
+/**
+ * A JMH profiler that measures what each Redis command costs the two processes, from the kernel's
+ * own counters, for the benchmark's JVM and for the Redis server it talks to (the process
+ * {@link #watchServer} names, local to this machine): system calls ({@code /proc/<pid>/io}:
+ * {@code syscw} write-like, {@code syscr} read-like), CPU time ({@code utime + stime} of
+ * {@code /proc/<pid>/stat}, in ticks of 10 ms, so read it over iterations of a second or more)
+ * and context switches (voluntary and not, summed over the threads alive at each end of the
+ * iteration). Secondary results per iteration, each divided by the iteration's operations times
+ * the commands each operation sends (option {@code commands}, 1 by default):
+ * {@code ·syscalls.client.writes} and {@code .reads}, {@code ·syscalls.server.writes} and
+ * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command),
+ * {@code ·switches.client} and {@code ·switches.server}:
+ * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -prof dev.slipcase.redis.benchmark.ProcessCostProfiler:commands=2</pre>
+ * The JVM's counts include its other threads (wake-ups between caller threads and the event loop
+ * are writes too, and a caller parked for its reply is a switch): what the process costs the
+ * kernel, as {@code strace -c} and {@code pidstat -w} would count it. Linux only; elsewhere it
+ * reports nothing.
+ */
+public final class ProcessCostProfiler implements InternalProfiler {
+
+	/** Client write system calls per command. */
+	public static final String CLIENT_WRITES = "·syscalls.client.writes";
+
+	/** Server write system calls per command. */
+	public static final String SERVER_WRITES = "·syscalls.server.writes";
+
+	/** Client CPU time per command, µs. */
+	public static final String CLIENT_CPU = "·cpu.client";
+
+	/** Server CPU time per command, µs. */
+	public static final String SERVER_CPU = "·cpu.server";
+
+	/** Client context switches per command. */
+	public static final String CLIENT_SWITCHES = "·switches.client";
+
+	/** The name of every result this profiler reports, in the order it reports them. */
+	public static final List<String> METRICS = List.of(CLIENT_WRITES, "·syscalls.client.reads", CLIENT_CPU,
+			CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, "·switches.server");
+
+	/** Linux's {@code USER_HZ}: {@code /proc} counts CPU time in hundredths of a second. */
+	private static final double MICROS_PER_TICK = 10_000;
+
+	private static volatile long serverPid = -1;
+
+	private static volatile long @Nullable [] clientAtEnd;
+
+	private static volatile long @Nullable [] serverAtEnd;
+
+	private final int commandsPerOperation;
+
+	private long @Nullable [] client;
+
+	private long @Nullable [] server;
+
+	public ProcessCostProfiler() {
+		this("");
+	}
+
+	public ProcessCostProfiler(String options) {
+		int commands = 1;
+		for (String option : options.split(",")) {
+			if (option.startsWith("commands=")) {
+				commands = Integer.parseInt(option.substring("commands=".length()).trim());
+			}
+		}
+		this.commandsPerOperation = commands;
+	}
+
+	/** Names the Redis server process whose system calls are counted from now on. */
+	public static void watchServer(long pid) {
+		serverPid = pid;
+	}
+
+	/**
+	 * Takes the counts that end the current iteration now, before the trial's tear-down (which
+	 * JMH runs inside the last iteration) shuts clients down and stops the server.
+	 */
+	public static void endOfMeasurement() {
+		clientAtEnd = read(ProcessHandle.current().pid());
+		serverAtEnd = (serverPid > 0) ? read(serverPid) : null;
+	}
+
+	@Override
+	public String getDescription() {
+		return "System calls, CPU time and context switches per Redis command, client and server, from /proc/<pid>";
+	}
+
+	@Override
+	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
+		clientAtEnd = null;
+		serverAtEnd = null;
+		this.client = read(ProcessHandle.current().pid());
+		this.server = (serverPid > 0) ? read(serverPid) : null;
+	}
+
+	@Override
+	public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams,
+			IterationParams iterationParams, IterationResult result) {
+		// every operation the window saw, those of the synchronisation phases around the measured ones too
+		long commands = result.getMetadata().getAllOps() * this.commandsPerOperation;
+		List<Result> results = new ArrayList<>();
+		if (commands <= 0) {
+			return results;
+		}
+		if (clientAtEnd == null) {
+			endOfMeasurement();
+		}
+		add(results, "client", this.client, clientAtEnd, commands);
+		add(results, "server", this.server, serverAtEnd, commands);
+		return results;
+	}
+
+	private static void add(List<Result> results, String side, long @Nullable [] before, long @Nullable [] after,
+			long commands) {
+		if (before == null || after == null) {
+			return;
+		}
+		results.add(new ScalarResult("·syscalls." + side + ".writes", (after[0] - before[0]) / (double) commands,
+				"calls/cmd", AggregationPolicy.AVG));
+		results.add(new ScalarResult("·syscalls." + side + ".reads", (after[1] - before[1]) / (double) commands,
+				"calls/cmd", AggregationPolicy.AVG));
+		if (before[2] >= 0 && after[2] >= 0) {
+			results.add(new ScalarResult("·cpu." + side, (after[2] - before[2]) * MICROS_PER_TICK / (double) commands,
+					"us/cmd", AggregationPolicy.AVG));
+		}
+		if (before[3] >= 0 && after[3] >= 0) {
+			results.add(new ScalarResult("·switches." + side, (after[3] - before[3]) / (double) commands,
+					"switches/cmd", AggregationPolicy.AVG));
+		}
+	}
+
+	/**
+	 * {@code syscw}, {@code syscr}, CPU ticks (user and system, {@code /proc/<pid>/stat}) and context
+	 * switches (voluntary and not, summed over the process's threads) of {@code pid}; {@code null}
+	 * when the system calls cannot be read, -1 for a count that cannot.
+	 */
+	static long @Nullable [] read(long pid) {
+		Path process = Path.of("/proc", Long.toString(pid));
+		try {
+			long writes = -1;
+			long reads = -1;
+			for (String line : Files.readAllLines(process.resolve("io"))) {
+				if (line.startsWith("syscw:")) {
+					writes = Long.parseLong(line.substring(6).trim());
+				}
+				else if (line.startsWith("syscr:")) {
+					reads = Long.parseLong(line.substring(6).trim());
+				}
+			}
+			return (writes >= 0 && reads >= 0) ? new long[] { writes, reads, cpuTicks(process), switches(process) } : null;
+		}
+		catch (IOException | RuntimeException ex) {
+			return null;
+		}
+	}
+
+	/** utime + stime of the whole process, fields 14 and 15 of its {@code stat} (after the command in parentheses). */
+	private static long cpuTicks(Path process) {
+		try {
+			String stat = Files.readString(process.resolve("stat"));
+			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+			// fields[0] is field 3 (state): utime is field 14, stime field 15
+			return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+	/** Context switches of every live thread of the process. */
+	private static long switches(Path process) {
+		long total = 0;
+		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process.resolve("task"))) {
+			for (Path task : tasks) {
+				try {
+					for (String line : Files.readAllLines(task.resolve("status"))) {
+						if (line.startsWith("voluntary_ctxt_switches:")
+								|| line.startsWith("nonvoluntary_ctxt_switches:")) {
+							total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+						}
+					}
+				}
+				catch (IOException ex) {
+					// the thread ended while we listed them: its switches are gone with it
+				}
+			}
+			return total;
+		}
+		catch (IOException | RuntimeException ex) {
+			return -1;
+		}
+	}
+
+}
