@@ -6,7 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import org.openjdk.jmh.infra.BenchmarkParams;
@@ -23,9 +25,9 @@ import org.openjdk.jmh.results.ScalarResult;
  * {@link #watchServer} names, local to this machine): system calls ({@code /proc/<pid>/io}:
  * {@code syscw} write-like, {@code syscr} read-like), CPU time ({@code utime + stime} of
  * {@code /proc/<pid>/stat}, in ticks of 10 ms, so read it over iterations of a second or more)
- * and context switches (voluntary and not, summed over the threads alive at each end of the
- * iteration). Secondary results per iteration, each divided by the iteration's operations times
- * the commands each operation sends (option {@code commands}, 1 by default):
+ * and context switches (voluntary and not, of the threads alive at both ends of the iteration).
+ * Secondary results per iteration, each divided by the iteration's operations times the commands
+ * each operation sends (option {@code commands}, 1 by default):
  * {@code ·syscalls.client.writes} and {@code .reads}, {@code ·syscalls.server.writes} and
  * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command),
  * {@code ·switches.client} and {@code ·switches.server}:
@@ -61,15 +63,15 @@ public final class ProcessCostProfiler implements InternalProfiler {
 
 	private static volatile long serverPid = -1;
 
-	private static volatile long @Nullable [] clientAtEnd;
+	private static volatile @Nullable Counts clientAtEnd;
 
-	private static volatile long @Nullable [] serverAtEnd;
+	private static volatile @Nullable Counts serverAtEnd;
 
 	private final int commandsPerOperation;
 
-	private long @Nullable [] client;
+	private @Nullable Counts client;
 
-	private long @Nullable [] server;
+	private @Nullable Counts server;
 
 	public ProcessCostProfiler() {
 		this("");
@@ -129,31 +131,30 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		return results;
 	}
 
-	private static void add(List<Result> results, String side, long @Nullable [] before, long @Nullable [] after,
+	private static void add(List<Result> results, String side, @Nullable Counts before, @Nullable Counts after,
 			long commands) {
 		if (before == null || after == null) {
 			return;
 		}
-		results.add(new ScalarResult("·syscalls." + side + ".writes", (after[0] - before[0]) / (double) commands,
+		results.add(new ScalarResult("·syscalls." + side + ".writes", (after.writes() - before.writes()) / (double) commands,
 				"calls/cmd", AggregationPolicy.AVG));
-		results.add(new ScalarResult("·syscalls." + side + ".reads", (after[1] - before[1]) / (double) commands,
+		results.add(new ScalarResult("·syscalls." + side + ".reads", (after.reads() - before.reads()) / (double) commands,
 				"calls/cmd", AggregationPolicy.AVG));
-		if (before[2] >= 0 && after[2] >= 0) {
-			results.add(new ScalarResult("·cpu." + side, (after[2] - before[2]) * MICROS_PER_TICK / (double) commands,
-					"us/cmd", AggregationPolicy.AVG));
+		if (before.cpuTicks() >= 0 && after.cpuTicks() >= 0) {
+			results.add(new ScalarResult("·cpu." + side,
+					(after.cpuTicks() - before.cpuTicks()) * MICROS_PER_TICK / (double) commands, "us/cmd",
+					AggregationPolicy.AVG));
 		}
-		if (before[3] >= 0 && after[3] >= 0) {
-			results.add(new ScalarResult("·switches." + side, (after[3] - before[3]) / (double) commands,
-					"switches/cmd", AggregationPolicy.AVG));
-		}
+		results.add(new ScalarResult("·switches." + side, after.switchesSince(before) / (double) commands,
+				"switches/cmd", AggregationPolicy.AVG));
 	}
 
 	/**
-	 * {@code syscw}, {@code syscr}, CPU ticks (user and system, {@code /proc/<pid>/stat}) and context
-	 * switches (voluntary and not, summed over the process's threads) of {@code pid}; {@code null}
-	 * when the system calls cannot be read, -1 for a count that cannot.
+	 * The counts of {@code pid}: {@code syscw} and {@code syscr}, CPU ticks (user and system,
+	 * {@code /proc/<pid>/stat}, -1 when unreadable) and each thread's context switches (voluntary
+	 * and not); {@code null} when the system calls cannot be read.
 	 */
-	static long @Nullable [] read(long pid) {
+	static @Nullable Counts read(long pid) {
 		Path process = Path.of("/proc", Long.toString(pid));
 		try {
 			long writes = -1;
@@ -166,7 +167,7 @@ public final class ProcessCostProfiler implements InternalProfiler {
 					reads = Long.parseLong(line.substring(6).trim());
 				}
 			}
-			return (writes >= 0 && reads >= 0) ? new long[] { writes, reads, cpuTicks(process), switches(process) } : null;
+			return (writes >= 0 && reads >= 0) ? new Counts(writes, reads, cpuTicks(process), switches(process)) : null;
 		}
 		catch (IOException | RuntimeException ex) {
 			return null;
@@ -186,28 +187,57 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		}
 	}
 
-	/** Context switches of every live thread of the process. */
-	private static long switches(Path process) {
-		long total = 0;
+	/** Context switches of each live thread of the process, by thread id. */
+	private static Map<String, Long> switches(Path process) {
+		Map<String, Long> switches = new HashMap<>();
 		try (DirectoryStream<Path> tasks = Files.newDirectoryStream(process.resolve("task"))) {
 			for (Path task : tasks) {
 				try {
+					long total = 0;
 					for (String line : Files.readAllLines(task.resolve("status"))) {
 						if (line.startsWith("voluntary_ctxt_switches:")
 								|| line.startsWith("nonvoluntary_ctxt_switches:")) {
 							total += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
 						}
 					}
+					switches.put(task.getFileName().toString(), total);
 				}
 				catch (IOException ex) {
-					// the thread ended while we listed them: its switches are gone with it
+					// the thread ended while we listed them: it is not alive at both ends
+				}
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			// no per-thread counts: no switches to report
+		}
+		return switches;
+	}
+
+	/**
+	 * What the kernel counted for one process at one moment.
+	 * @param writes write-like system calls
+	 * @param reads read-like system calls
+	 * @param cpuTicks user and system CPU time in ticks, or -1
+	 * @param switchesByThread context switches of each live thread, by thread id
+	 */
+	record Counts(long writes, long reads, long cpuTicks, Map<String, Long> switchesByThread) {
+
+		/**
+		 * The context switches since {@code before} of the threads alive at both moments: a thread
+		 * that started or ended in between (a connection factory's, say) takes its count with it,
+		 * so only those give a difference that means anything.
+		 */
+		long switchesSince(Counts before) {
+			long total = 0;
+			for (Map.Entry<String, Long> thread : this.switchesByThread.entrySet()) {
+				Long earlier = before.switchesByThread.get(thread.getKey());
+				if (earlier != null) {
+					total += thread.getValue() - earlier;
 				}
 			}
 			return total;
 		}
-		catch (IOException | RuntimeException ex) {
-			return -1;
-		}
+
 	}
 
 }

@@ -13,16 +13,15 @@ final class MarkdownReport {
 
 	/** The per-command costs a table shows when its runs measured them, in column order. */
 	private static final List<String> COSTS = List.of(ProcessCostProfiler.CLIENT_WRITES, ProcessCostProfiler.SERVER_WRITES,
-			ProcessCostProfiler.CLIENT_CPU, ProcessCostProfiler.SERVER_CPU, ProcessCostProfiler.CLIENT_SWITCHES);
+			ProcessCostProfiler.CLIENT_CPU, ProcessCostProfiler.SERVER_CPU);
 
-	private static final String COSTS_HEADER = " client writes/cmd | server writes/cmd | client µs/cmd | server µs/cmd"
-			+ " | client switches/cmd |";
+	private static final String COSTS_HEADER = " client writes/cmd | server writes/cmd | client µs/cmd | server µs/cmd |";
 
-	private static final String COSTS_ALIGNMENT = " ---: | ---: | ---: | ---: | ---: |";
+	private static final String COSTS_ALIGNMENT = " ---: | ---: | ---: | ---: |";
 
 	private static final String COSTS_LEGEND = "Per Redis command, counted by the kernel for the benchmark's JVM and the "
 			+ "Redis server (`ProcessCostProfiler`, from `/proc/<pid>`): write system calls (`syscw`; the client's "
-			+ "include its threads waking each other), CPU time (user + system) and the client's context switches.\n\n";
+			+ "include its threads waking each other, an `eventfd` write each) and CPU time (user + system).\n\n";
 
 	private final StringBuilder text = new StringBuilder();
 

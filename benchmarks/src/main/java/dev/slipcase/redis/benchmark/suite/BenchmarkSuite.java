@@ -9,6 +9,7 @@ import java.util.List;
 
 import dev.slipcase.redis.benchmark.ProcessCostProfiler;
 import dev.slipcase.redis.benchmark.report.BarCharts;
+import dev.slipcase.redis.benchmark.report.Baseline;
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
 import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
@@ -43,6 +44,22 @@ public final class BenchmarkSuite {
 
 	/** The chart of Redis memory per key, plain vs sharded, inside the charts folder. */
 	public static final String MEMORY_CHART = "sharded-memory-per-key.svg";
+
+	/** The report's section of Redis memory per key, measured on fresh servers. */
+	static final String MEMORY_SECTION = "Redis memory per key: plain SET vs sharded";
+
+	/** The report's section of the sharded template's server time per call. */
+	static final String SERVER_TIME_SECTION = "Sharded server time per call";
+
+	/** The report's section of stored sizes per serializer. */
+	static final String STORED_SIZE_SECTION = "Stored size per serializer";
+
+	/** The report's section of what {@code redis-benchmark} measures, and each candidate's share of it. */
+	static final String SERVER_CEILING_SECTION = "Server ceiling";
+
+	/** The report's sections measured outside JMH, in the report's order. */
+	static final List<String> MEASURED_SECTIONS = List.of(MEMORY_SECTION, SERVER_TIME_SECTION, STORED_SIZE_SECTION,
+			SERVER_CEILING_SECTION);
 
 	/** Keys each server holds for the sharded server-time section: single-threaded, steady at any size. */
 	static final int SHARDED_SERVER_TIME_KEYS = 10_000;
@@ -94,16 +111,15 @@ public final class BenchmarkSuite {
 		Path chartsFolder = this.output.resolve(BenchmarkReport.CHARTS_FOLDER);
 		BarCharts.write(chartsFolder.resolve(MEMORY_CHART), "Redis memory per key: plain SET vs sharded",
 				"bytes per key (lower is less)", ShardedMemoryReport.chart(memory));
-		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results),
-				SuiteEntries.all().stream().flatMap((entry) -> entry.baselines().stream()).toList(),
+		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results), baselines(),
 				Environment.current(this.command, redisVersion()))
-			.section("Redis memory per key: plain SET vs sharded",
+			.section(MEMORY_SECTION,
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
 							+ ShardedMemoryReport.markdown(memory))
-			.section("Sharded server time per call", ShardedServerTimeReport.markdown(
+			.section(SERVER_TIME_SECTION, ShardedServerTimeReport.markdown(
 					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
-			.section("Stored size per serializer", StoredSizeReport.markdown())
-			.section("Server ceiling", ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
+			.section(STORED_SIZE_SECTION, StoredSizeReport.markdown())
+			.section(SERVER_CEILING_SECTION, ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
 					JmhResults.read(results)));
 		return report.writeTo(this.output);
 	}
@@ -128,6 +144,11 @@ public final class BenchmarkSuite {
 			entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
 		}
 		return options;
+	}
+
+	/** Every baseline of the suite, in the report's order. */
+	static List<Baseline> baselines() {
+		return SuiteEntries.all().stream().flatMap((entry) -> entry.baselines().stream()).toList();
 	}
 
 	/** Concatenates the JSON arrays JMH wrote for each run into one. */

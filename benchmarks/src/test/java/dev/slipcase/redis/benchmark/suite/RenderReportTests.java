@@ -1,0 +1,59 @@
+package dev.slipcase.redis.benchmark.suite;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * {@link RenderReport} on a copy of the published report folder: the report written again from
+ * its results keeps the run's environment and the sections measured outside JMH word for word,
+ * has every comparison, and rendering twice changes nothing.
+ */
+class RenderReportTests {
+
+	@Test
+	void theReportRenderedAgainKeepsTheRunsEnvironmentAndMeasuredSections(@TempDir Path folder) throws IOException {
+		Path published = published();
+		Files.copy(published.resolve(BenchmarkSuite.RESULTS_FILE), folder.resolve(BenchmarkSuite.RESULTS_FILE));
+		String original = Files.readString(published.resolve("README.md"), StandardCharsets.UTF_8);
+		Files.writeString(folder.resolve("README.md"), original, StandardCharsets.UTF_8);
+
+		String rendered = Files.readString(RenderReport.render(folder), StandardCharsets.UTF_8);
+
+		assertThat(RenderReport.environment(rendered)).isEqualTo(RenderReport.environment(original));
+		for (String title : BenchmarkSuite.MEASURED_SECTIONS) {
+			assertThat(RenderReport.section(rendered, title)).as(title).isEqualTo(RenderReport.section(original, title));
+		}
+		BenchmarkSuite.baselines()
+			.forEach((baseline) -> assertThat(rendered).contains("**" + baseline.label() + "** (baseline)"));
+		assertThat(Files.readString(RenderReport.render(folder), StandardCharsets.UTF_8)).isEqualTo(rendered);
+	}
+
+	@Test
+	void aReportWithoutAMeasuredSectionIsRefused(@TempDir Path folder) throws IOException {
+		Path published = published();
+		Files.copy(published.resolve(BenchmarkSuite.RESULTS_FILE), folder.resolve(BenchmarkSuite.RESULTS_FILE));
+		String original = Files.readString(published.resolve("README.md"), StandardCharsets.UTF_8);
+		Files.writeString(folder.resolve("README.md"), original.replace("## Server ceiling", "## Something else"),
+				StandardCharsets.UTF_8);
+		assertThatIllegalStateException().isThrownBy(() -> RenderReport.render(folder))
+			.withMessageContaining("Server ceiling");
+	}
+
+	private static Path published() {
+		for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
+			if (Files.isRegularFile(dir.resolve("docs/benchmarks/README.md"))) {
+				return dir.resolve("docs/benchmarks");
+			}
+		}
+		throw new IllegalStateException("No docs/benchmarks above " + Path.of("").toAbsolutePath());
+	}
+
+}
