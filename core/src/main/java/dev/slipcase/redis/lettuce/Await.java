@@ -111,7 +111,8 @@ public final class Await {
 		return failure;
 	}
 
-	private static String what(String action, @Nullable Object key) {
+	/** What is being done, for a message: the action and the key, e.g. {@code get 'order:42'}. */
+	static String what(String action, @Nullable Object key) {
 		return (key != null) ? action + " '" + KeyedSerializationException.describe(key) + "'" : action;
 	}
 

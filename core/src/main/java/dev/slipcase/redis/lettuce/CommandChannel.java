@@ -3,6 +3,7 @@ package dev.slipcase.redis.lettuce;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
@@ -19,6 +20,7 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 /**
  * Where the commands of a template go: one database of a {@link ConnectionHolder}, with the
@@ -94,18 +96,32 @@ public final class CommandChannel<K, V> {
 		return await(send(command), action, key);
 	}
 
+	/** Sends {@code script} alone, see {@link Pipeline#script}; the future completes with its reply. */
+	public <T> CompletableFuture<T> sendScript(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output,
+			List<K> keys, Consumer<CommandArgs<K, V>> argv) {
+		Pipeline<K, V> alone = pipeline();
+		CompletableFuture<T> reply = alone.script(script, output, keys, argv);
+		alone.send();
+		return reply;
+	}
+
 	/** Runs {@code script} alone and waits for its reply, see {@link Pipeline#script}. */
 	public <T> T callScript(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output, List<K> keys,
 			Consumer<CommandArgs<K, V>> argv, String action, @Nullable Object key) {
-		Pipeline<K, V> alone = pipeline();
-		Future<T> reply = alone.script(script, output, keys, argv);
-		alone.send();
-		return await(reply, action, key);
+		return await(sendScript(script, output, keys, argv), action, key);
 	}
 
 	/** Waits for one reply within the timeout, see {@link Await#result}. */
 	public <T> T await(Future<T> reply, String action, @Nullable Object key) {
 		return Await.result(reply, this.timeout, action, key);
+	}
+
+	/**
+	 * The reply of the command {@code send} sends when the {@code Mono} is subscribed to, within
+	 * the timeout, see {@link ReactiveReplies#mono}.
+	 */
+	public <T> Mono<T> mono(Supplier<? extends CompletableFuture<T>> send, String action, @Nullable Object key) {
+		return ReactiveReplies.mono(send, this.timeout, action, key);
 	}
 
 	/** Waits for every reply within one timeout, see {@link Await#all}. */

@@ -4,16 +4,10 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
 
 import dev.slipcase.redis.codec.EncodedValue;
-import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.lettuce.CommandChannel;
-import dev.slipcase.redis.lettuce.KeyGroups;
-import dev.slipcase.redis.lettuce.LuaScript;
-import io.lettuce.core.output.IntegerOutput;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -32,20 +26,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class LargeValueTransfer {
 
-	private static final Duration TEMPORARY_TTL = Duration.ofHours(1);
-
-	/** KEYS: the temporary key, the key. Replaces the key with the temporary key, without expiry. */
-	private static final LuaScript REPLACE = LuaScript.of("redis.call('RENAME', KEYS[1], KEYS[2]) "
-			+ "redis.call('PERSIST', KEYS[2]) return 1");
-
-	/**
-	 * KEYS: the key, the temporary key; ARGV: the temporary key's TTL in ms. Copies the key to the
-	 * temporary key; returns its length, or -1 when there is no key.
-	 */
-	private static final LuaScript SNAPSHOT = LuaScript.of("if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end "
-			+ "redis.call('COPY', KEYS[1], KEYS[2], 'REPLACE') redis.call('PEXPIRE', KEYS[2], ARGV[1]) "
-			+ "return redis.call('STRLEN', KEYS[2])");
-
 	private final AsyncValueTemplate<?> operations;
 
 	private final CommandChannel<String, EncodedValue> channel;
@@ -59,14 +39,14 @@ final class LargeValueTransfer {
 	}
 
 	void upload(String key, InputStream in, long length) throws IOException {
-		String temporary = temporaryKey(key);
+		String temporary = LargeValueKeys.temporaryKey(key, this.operations.cluster);
 		long written = 0;
 		try {
 			do {
 				int size = (int) Math.min(this.chunkSize, length - written);
 				EncodedValue chunk = readChunk(in, size, written, length);
 				long reply = this.channel.await(this.operations.writeRaw(temporary, chunk,
-						(written == 0) ? TEMPORARY_TTL : null), "upload", key);
+						(written == 0) ? LargeValueKeys.TEMPORARY_TTL : null), "upload", key);
 				written += size;
 				if (reply != written) {
 					throw new IllegalStateException("Temporary key '" + temporary + "' holds " + reply
@@ -74,7 +54,7 @@ final class LargeValueTransfer {
 				}
 			}
 			while (written < length);
-			this.channel.callScript(REPLACE, LargeValueTransfer::integer, List.of(temporary, key), (argv) -> {
+			this.channel.callScript(LargeValueKeys.REPLACE, LargeValueKeys::integer, List.of(temporary, key), (argv) -> {
 			}, "upload", key);
 		}
 		catch (IOException | RuntimeException | Error ex) {
@@ -106,10 +86,10 @@ final class LargeValueTransfer {
 	}
 
 	long download(String key, OutputStream out) throws IOException {
-		String temporary = temporaryKey(key);
+		String temporary = LargeValueKeys.temporaryKey(key, this.operations.cluster);
 		try {
-			long length = this.channel.callScript(SNAPSHOT, LargeValueTransfer::integer, List.of(key, temporary),
-					(argv) -> argv.add(TEMPORARY_TTL.toMillis()), "download", key);
+			long length = this.channel.callScript(LargeValueKeys.SNAPSHOT, LargeValueKeys::integer, List.of(key, temporary),
+					(argv) -> argv.add(LargeValueKeys.TEMPORARY_TTL.toMillis()), "download", key);
 			for (long offset = 0; offset < length; offset += this.chunkSize) {
 				long end = Math.min(offset + this.chunkSize, length) - 1;
 				try (ValueLease chunk = this.channel.await(this.operations.leaseRange(temporary, offset, end),
@@ -138,29 +118,6 @@ final class LargeValueTransfer {
 				failure.addSuppressed(ex);
 			}
 		}
-	}
-
-	private static IntegerOutput<String, EncodedValue> integer() {
-		return new IntegerOutput<>(EncodedValueCodec.INSTANCE);
-	}
-
-	private String temporaryKey(String key) {
-		String tag = hashTag(key);
-		String temporary = "{" + ((tag != null) ? tag : key) + "}:slipcase:tmp:" + UUID.randomUUID();
-		if (this.operations.cluster && !KeyGroups.sameSlot(temporary, key)) {
-			throw new IllegalArgumentException("Key '" + key + "' cannot be transferred in chunks on a cluster: "
-					+ "no temporary key of the same slot can be named for it; give it a hash tag such as {name}");
-		}
-		return temporary;
-	}
-
-	private static @Nullable String hashTag(String key) {
-		int start = key.indexOf('{');
-		if (start < 0) {
-			return null;
-		}
-		int end = key.indexOf('}', start + 1);
-		return (end > start + 1) ? key.substring(start + 1, end) : null;
 	}
 
 }

@@ -415,7 +415,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		Assert.notNull(key, "key must not be null");
 	}
 
-	private static void requireField(String field) {
+	static void requireField(String field) {
 		Assert.notNull(field, "field must not be null");
 	}
 

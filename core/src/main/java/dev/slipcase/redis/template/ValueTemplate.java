@@ -74,11 +74,14 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	private final LargeValueTransfer largeValues;
 
+	private final ReactiveValueTemplate<V> reactive;
+
 	private ValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
 		this.channel = channel.forDatabase(settings.database());
 		this.settings = settings;
 		this.async = new AsyncValueTemplate<>(this.channel, settings);
 		this.largeValues = new LargeValueTransfer(this.async, settings.chunkSize());
+		this.reactive = new ReactiveValueTemplate<>(this.async, settings.chunkSize());
 	}
 
 	/**
@@ -230,6 +233,14 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	/** The {@code CompletableFuture} form of this template. */
 	public AsyncValueTemplate<V> async() {
 		return this.async;
+	}
+
+	/**
+	 * The Reactor form of this template: the same database, format and connections, each
+	 * operation a {@code Mono}, for callers that must not block.
+	 */
+	public ReactiveValueTemplate<V> reactive() {
+		return this.reactive;
 	}
 
 	/** A new, empty batch: commands collected and written in one go by {@link ValueBatch#execute()}. */

@@ -12,7 +12,8 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 /**
  * Slipcase core's packages import one way: no cycle among them, no Spring Boot, and the layers
  * below never import the ones above (buffer, metrics and serializer below codec, the Lettuce
- * layer, the templates and the sharded template).
+ * layer, the templates and the sharded template), and reactive callers use the same Lettuce layer
+ * rather than Lettuce's reactive API.
  */
 class PackageLayeringTests {
 
@@ -92,6 +93,18 @@ class PackageLayeringTests {
 			.should()
 			.dependOnClassesThat()
 			.resideInAPackage("dev.slipcase.redis.sharded.."));
+	}
+
+	@Test
+	void reactiveCallersGoThroughTheOneLettuceLayerNotLettucesReactiveApi() {
+		// one command path: Reactor types wrap the lettuce layer's futures (ReactiveReplies), so the
+		// reactive and the blocking templates share commands, codecs, coalescing and resend guards
+		check(noClasses().that()
+			.resideInAPackage("dev.slipcase.redis..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("io.lettuce.core.api.reactive..", "io.lettuce.core.cluster.api.reactive..",
+					"io.lettuce.core.sentinel.api.reactive.."));
 	}
 
 	private static void check(ArchRule rule) {
