@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisReactiveAutoConfiguration;
 import org.springframework.cache.annotation.AnnotationCacheOperationSource;
 import org.springframework.cache.interceptor.CacheOperationSource;
 import org.springframework.context.annotation.Bean;
@@ -30,16 +31,17 @@ import org.springframework.data.redis.core.RedisTemplate;
 /**
  * Auto-configuration of Slipcase's serializers on top of Boot's Redis connection factory: the
  * scratch-buffer allocator, the {@link SlipcaseSerializerFamily} (mapped from the properties by
- * {@link SerializerFamilyFactory}), a {@code slipcaseRedisTemplate}, and, when switched on,
- * Slipcase serializers in Boot's own {@code redisTemplate}; it imports the compressors
+ * {@link SerializerFamilyFactory}), a {@code slipcaseRedisTemplate} (and, with Reactor, a
+ * {@code slipcaseReactiveRedisTemplate}: {@link SlipcaseReactiveRedisConfiguration}), and, when
+ * switched on, Slipcase serializers in Boot's own {@code redisTemplate}; it imports the compressors
  * ({@link SlipcaseCompressionConfiguration}) and Spring Cache support
  * ({@link SlipcaseCacheConfiguration}). Every bean backs off when the application defines its own.
  */
-@AutoConfiguration(after = DataRedisAutoConfiguration.class)
+@AutoConfiguration(after = { DataRedisAutoConfiguration.class, DataRedisReactiveAutoConfiguration.class })
 @ConditionalOnClass(RedisOperations.class)
 @EnableConfigurationProperties(SlipcaseRedisProperties.class)
 @Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class, SlipcaseSessionConfiguration.class,
-		SlipcaseWriteCoalescingConfiguration.class })
+		SlipcaseWriteCoalescingConfiguration.class, SlipcaseReactiveRedisConfiguration.class })
 public final class SlipcaseRedisAutoConfiguration {
 
 	@Bean

@@ -1,5 +1,8 @@
 package dev.slipcase.redis.autoconfigure;
 
+import java.util.Map;
+import java.util.function.BiFunction;
+
 import dev.slipcase.redis.autoconfigure.session.SessionFormats;
 import dev.slipcase.redis.autoconfigure.session.SessionValueSerializer;
 import dev.slipcase.redis.serializer.FormatKind;
@@ -8,6 +11,8 @@ import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.TaggedFormat;
 import dev.slipcase.redis.serializer.compression.Compressor;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -15,7 +20,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.session.MapSession;
+import org.springframework.session.config.ReactiveSessionRepositoryCustomizer;
 import org.springframework.session.config.SessionRepositoryCustomizer;
+import org.springframework.session.data.redis.ReactiveRedisSessionRepository;
 import org.springframework.session.data.redis.RedisIndexedSessionRepository;
 import org.springframework.session.data.redis.RedisSessionMapper;
 import org.springframework.session.data.redis.RedisSessionRepository;
@@ -27,7 +35,7 @@ import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
  * {@code springSessionDefaultRedisSerializer} Spring Session looks up by name (JSON with type
  * information by default, Spring Security's types through its Jackson modules; Fory with them
  * registered; or a format and compression of {@code slipcase.redis.session.*}), and repository customizers that treat a
- * session with an unreadable value as absent. Imported by {@link SlipcaseRedisAutoConfiguration}.
+ * session with an unreadable value as absent, for servlet and WebFlux sessions alike. Imported by {@link SlipcaseRedisAutoConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(name = SlipcaseSessionConfiguration.REDIS_SESSION_REPOSITORY)
@@ -35,6 +43,8 @@ import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
 final class SlipcaseSessionConfiguration {
 
 	static final String REDIS_SESSION_REPOSITORY = "org.springframework.session.data.redis.RedisSessionRepository";
+
+	static final String REACTIVE_REDIS_SESSION_REPOSITORY = "org.springframework.session.data.redis.ReactiveRedisSessionRepository";
 
 	@Bean
 	@ConditionalOnMissingBean(name = "springSessionDefaultRedisSerializer")
@@ -79,6 +89,25 @@ final class SlipcaseSessionConfiguration {
 	SessionRepositoryCustomizer<RedisIndexedSessionRepository> slipcaseRedisIndexedSessionRepositoryCustomizer() {
 		return (repository) -> repository
 			.setRedisSessionMapper(SessionValueSerializer.sessionMapper(new RedisSessionMapper()));
+	}
+
+	/**
+	 * The same for WebFlux sessions: Spring Session's reactive repository reads its values with the
+	 * same {@code springSessionDefaultRedisSerializer}, and a session holding one it cannot read is
+	 * absent (the repository deletes it) rather than an error.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { REACTIVE_REDIS_SESSION_REPOSITORY, "reactor.core.publisher.Mono" })
+	static final class ReactiveSessions {
+
+		@Bean
+		ReactiveSessionRepositoryCustomizer<ReactiveRedisSessionRepository> slipcaseReactiveRedisSessionRepositoryCustomizer() {
+			BiFunction<String, Map<String, Object>, @Nullable MapSession> mapper = SessionValueSerializer
+				.sessionMapper(new RedisSessionMapper());
+			return (repository) -> repository
+				.setRedisSessionMapper((id, values) -> Mono.justOrEmpty(mapper.apply(id, values)));
+		}
+
 	}
 
 }

@@ -1,13 +1,5 @@
 package dev.slipcase.redis.serializer;
 
-import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Proxy;
-import java.util.Collection;
-import java.util.Map;
-import java.util.stream.Collectors;
-
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -112,52 +104,8 @@ public class SlipcaseRedisTemplate<K, V> extends RedisTemplate<K, V> {
 		return operations;
 	}
 
-	@SuppressWarnings("unchecked")
 	private static <T> T keyNaming(Class<?> type, Object operations) {
-		return (T) Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type },
-				new KeyNaming(operations));
-	}
-
-	/** Calls the operations, and names the first argument (the key) in serialization failures. */
-	private record KeyNaming(Object target) implements InvocationHandler {
-
-		@Override
-		public @Nullable Object invoke(Object proxy, Method method, @Nullable Object @Nullable [] args)
-				throws Throwable {
-			if (method.getDeclaringClass() == Object.class) {
-				return switch (method.getName()) {
-					case "equals" -> proxy == args[0];
-					case "hashCode" -> System.identityHashCode(proxy);
-					default -> "KeyNaming[" + this.target + "]";
-				};
-			}
-			try {
-				return method.invoke(this.target, args);
-			}
-			catch (InvocationTargetException ex) {
-				Throwable failure = ex.getCause();
-				if (failure instanceof SerializationException serialization && args != null && args.length > 0
-						&& args[0] != null) {
-					throw KeyedSerializationException.of(keys(args[0]), serialization);
-				}
-				throw failure;
-			}
-		}
-
-		private static Object keys(Object argument) {
-			if (argument instanceof Map<?, ?> map) {
-				return keys(map.keySet());
-			}
-			if (argument instanceof Collection<?> collection) {
-				return "one of " + collection.size() + " keys " + collection.stream()
-					.limit(10)
-					.map((key) -> (key instanceof byte[] bytes) ? KeyedSerializationException.describe(bytes)
-							: String.valueOf(key))
-					.collect(Collectors.joining("', '", "['", (collection.size() > 10) ? "', ...]" : "']"));
-			}
-			return argument;
-		}
-
+		return KeyNamingOperations.of(type, operations);
 	}
 
 }

@@ -21,6 +21,7 @@ import tools.jackson.databind.JavaType;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializationContext;
 import org.springframework.util.Assert;
 
 /**
@@ -148,6 +149,21 @@ public final class SlipcaseSerializerFamily {
 		template.setHashKeySerializer(SlipcaseSerializers.string());
 		template.setValueSerializer(this.valueSerializer);
 		template.setHashValueSerializer(this.valueSerializer);
+	}
+
+	/**
+	 * This family as a reactive template's serializers: UTF-8 {@code String} keys and hash keys,
+	 * values and hash values through {@link #valueSerializer()}; the reactive twin of
+	 * {@link #configure(RedisTemplate)}.
+	 */
+	public RedisSerializationContext<String, Object> serializationContext() {
+		return RedisSerializationContext.<String, Object>newSerializationContext(this.valueSerializer)
+			.key(SlipcaseSerializers.string())
+			.hashKey(SlipcaseSerializers.string())
+			.value(this.valueSerializer)
+			.hashValue(this.valueSerializer)
+			.string(SlipcaseSerializers.string())
+			.build();
 	}
 
 	/** How values of {@code type} are written. */
