@@ -1,0 +1,196 @@
+package dev.slipcase.redis.webflux;
+
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.core.io.buffer.DataBufferUtils;
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseCookie;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.reactive.server.WebTestClient;
+import org.springframework.web.reactive.function.BodyInserters;
+import org.springframework.web.reactive.function.client.WebClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The WebFlux shop over real HTTP (a Netty server on a free port, a real HTTP client) against a
+ * real Redis: a cached {@code Mono} stored as plain JSON, a form login whose session Redis holds in
+ * Slipcase's format, 50 MB streamed up and down through the reactive template, and a client that
+ * goes away mid-download leaving no buffer (the leak detector runs at paranoid and fails the run on
+ * any leak) and no temporary key behind.
+ */
+@SpringBootTest(classes = ShopWebFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class WebFluxAppTests {
+
+	private static final RedisServer redis = RedisServers.shared();
+
+	private static final int MEGABYTE = 1024 * 1024;
+
+	@LocalServerPort
+	private int port;
+
+	@Autowired
+	private ProductCatalog catalog;
+
+	private WebTestClient http;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
+		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
+	}
+
+	@BeforeEach
+	void connect() {
+		redis.flushAll();
+		this.http = WebTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.port)
+			.responseTimeout(Duration.ofSeconds(60))
+			.build();
+	}
+
+	@Test
+	void aCachedMonoIsServedFromRedisWhereItIsPlainJson() {
+		int before = this.catalog.lookups();
+		for (int i = 0; i < 3; i++) {
+			this.http.get().uri("/products/7").exchange().expectStatus().isOk().expectBody(Product.class)
+				.isEqualTo(Product.sample(7));
+		}
+		assertThat(this.catalog.lookups() - before).isEqualTo(1);
+		assertThat((String) redis.command("GET", "products::7")).startsWith("{\"id\":7,\"name\":\"product 7\"")
+			.contains("\"listed\":\"2026-11-25T10:15:30Z\"")
+			.doesNotContain("Product");
+	}
+
+	@Test
+	void aFormLoginLivesInARedisBackedSessionInSlipcasesFormat() {
+		ResponseCookie session = this.http.post()
+			.uri("/login")
+			.contentType(MediaType.APPLICATION_FORM_URLENCODED)
+			.body(BodyInserters.fromFormData("username", "ada").with("password", "lovelace"))
+			.exchange()
+			.expectStatus()
+			.is3xxRedirection()
+			.returnResult(Void.class)
+			.getResponseCookies()
+			.getFirst("SESSION");
+		assertThat(session).isNotNull();
+		this.http.get().uri("/me").cookie("SESSION", session.getValue()).exchange().expectBody(String.class)
+			.isEqualTo("ada 1");
+		this.http.get().uri("/me").cookie("SESSION", session.getValue()).exchange().expectBody(String.class)
+			.isEqualTo("ada 2");
+		this.http.get().uri("/me").exchange().expectStatus().is3xxRedirection();
+		List<?> keys = (List<?>) redis.command("KEYS", "spring:session:sessions:*");
+		assertThat(keys).hasSize(1);
+		String securityContext = (String) redis.command("HGET", (String) keys.get(0), "sessionAttr:SPRING_SECURITY_CONTEXT");
+		assertThat(securityContext).startsWith("{\"@class\":").contains("\"ada\"").doesNotContain("lovelace");
+	}
+
+	@Test
+	void fiftyMegabytesStreamUpAndDownThroughRedis() throws Exception {
+		int size = 50 * MEGABYTE;
+		this.http.put()
+			.uri("/files/big")
+			.contentType(MediaType.APPLICATION_OCTET_STREAM)
+			.body(randomChunks(size, 64 * 1024), DataBuffer.class)
+			.exchange()
+			.expectStatus()
+			.isOk();
+		assertThat(redis.command("STRLEN", "file:big")).isEqualTo((long) size);
+		MessageDigest received = sha256();
+		long bytes = this.http.get()
+			.uri("/files/big")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(DataBuffer.class)
+			.getResponseBody()
+			.map((chunk) -> {
+				int length = chunk.readableByteCount();
+				byte[] part = new byte[length];
+				chunk.read(part);
+				DataBufferUtils.release(chunk);
+				received.update(part);
+				return (long) length;
+			})
+			.reduce(0L, Long::sum)
+			.block(Duration.ofSeconds(60));
+		assertThat(bytes).isEqualTo(size);
+		MessageDigest sent = sha256();
+		randomChunks(size, 64 * 1024).doOnNext((chunk) -> {
+			byte[] part = new byte[chunk.readableByteCount()];
+			chunk.read(part);
+			sent.update(part);
+		}).blockLast();
+		assertThat(received.digest()).isEqualTo(sent.digest());
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
+	}
+
+	@Test
+	void aClientThatGoesAwayMidDownloadLeavesNoBufferAndNoTemporaryKey() throws Exception {
+		int size = 20 * MEGABYTE;
+		this.http.put().uri("/files/big").body(randomChunks(size, 64 * 1024), DataBuffer.class).exchange()
+			.expectStatus().isOk();
+		long received = WebClient.create("http://localhost:" + this.port)
+			.get()
+			.uri("/files/big")
+			.retrieve()
+			.bodyToFlux(DataBuffer.class)
+			.take(3)
+			.map((chunk) -> {
+				int length = chunk.readableByteCount();
+				DataBufferUtils.release(chunk);
+				return (long) length;
+			})
+			.reduce(0L, Long::sum)
+			.block(Duration.ofSeconds(30));
+		assertThat(received).isPositive().isLessThan(size);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
+	void aMissingFileIsAnEmptyBody() {
+		this.http.get().uri("/files/none").exchange().expectStatus().isOk().expectBody().isEmpty();
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(0L);
+	}
+
+	private static Flux<DataBuffer> randomChunks(int size, int chunk) {
+		Random random = new Random(42);
+		return Flux.range(0, (size + chunk - 1) / chunk).map((i) -> {
+			byte[] bytes = new byte[Math.min(chunk, size - i * chunk)];
+			random.nextBytes(bytes);
+			return DefaultDataBufferFactory.sharedInstance.wrap(bytes);
+		});
+	}
+
+	private static MessageDigest sha256() throws NoSuchAlgorithmException {
+		return MessageDigest.getInstance("SHA-256");
+	}
+
+	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("waited 10 s for the condition").isLessThan(deadline);
+			Thread.sleep(10);
+		}
+	}
+
+}
