@@ -35,9 +35,10 @@ public record Baseline(String benchmarkClass, String candidateParam, String base
 		this(benchmarkClass, candidateParam, baselineValue, Map.of());
 	}
 
-	/** Whether {@code result} is this baseline's run: the baseline value and every fixed parameter. */
+	/** Whether {@code result} is this baseline's run: its class, the baseline value and every fixed parameter. */
 	public boolean isBaselineRun(BenchmarkResult result) {
-		return this.baselineValue.equals(result.params().get(this.candidateParam))
+		return this.benchmarkClass.equals(result.className())
+				&& this.baselineValue.equals(result.params().get(this.candidateParam))
 				&& this.fixedParams.entrySet()
 					.stream()
 					.allMatch((fixed) -> fixed.getValue().equals(result.params().get(fixed.getKey())));

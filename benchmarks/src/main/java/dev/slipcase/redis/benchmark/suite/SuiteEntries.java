@@ -9,6 +9,7 @@ import dev.slipcase.redis.serializer.compression.CompressionBenchmark;
 import dev.slipcase.redis.sharded.ShardedTemplateBenchmark;
 import dev.slipcase.redis.template.LeaseBenchmark;
 import dev.slipcase.redis.template.MultiTenantBenchmark;
+import dev.slipcase.redis.template.ReactiveTemplateBenchmark;
 import dev.slipcase.redis.template.TemplateBenchmark;
 
 /**
@@ -34,6 +35,11 @@ final class SuiteEntries {
 						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
 								"spring-generic-json", "lettuce-bytes-jackson")),
 						List.of(1, 8, 64), true, 2),
+				// 64 concurrent subscribers per invocation, no thread each: beside Spring's reactive template
+				// with RedisSerializer.json() on a plain factory
+				new SuiteEntry(ReactiveTemplateBenchmark.class,
+						List.of(new Baseline("ReactiveTemplateBenchmark", "candidate", "spring-reactive-json")), Map.of(),
+						List.of(1), true, 2),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
 				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
