@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.testformat.Utf8TestFormat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -29,6 +30,7 @@ import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.core.io.buffer.NettyDataBuffer;
 import org.springframework.core.io.buffer.NettyDataBufferFactory;
+import org.springframework.dao.DataAccessException;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -36,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Tests for {@link ReactiveValueTemplate#upload} and {@link ReactiveValueTemplate#download}
  * against a real Redis: megabytes streamed in chunks from heap and Netty buffers, chunks asked for
- * one at a time, a subscriber that cancels or a source that fails mid-stream leaving no buffer
- * (the leak detector runs at paranoid and fails the test on any leak) and no temporary key
- * behind, and the old value in place after a failed upload.
+ * one at a time (a subscriber slower than Redis is never more than a chunk behind), a subscriber
+ * that cancels, a source that fails and a server killed mid-stream leaving no buffer (the leak
+ * detector runs at paranoid and fails the test on any leak) and no temporary key behind, and the
+ * old value in place after a failed upload.
  */
 @ExtendWith(RedisExtension.class)
 class ReactiveLargeValueTests {
@@ -122,6 +125,47 @@ class ReactiveLargeValueTests {
 		subscriber.cancel();
 		subscriber.received.forEach(DataBufferUtils::release);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
+	void aSubscriberSlowerThanRedisGetsEveryByteWithRedisNeverMoreThanAChunkAhead() throws Exception {
+		byte[] value = randomBytes(12 * CHUNK + 5);
+		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		redis.command("CONFIG", "RESETSTAT");
+		OneAtATime subscriber = new OneAtATime();
+		reactive.download("big").subscribe(subscriber);
+		for (int chunk = 1; chunk <= 13; chunk++) {
+			int expected = chunk;
+			waitUntil(() -> subscriber.received.size() == expected);
+			Thread.sleep(20); // the subscriber is busy; Redis is not asked for more meanwhile
+			assertThat(getrangeCalls()).as("GETRANGEs after %d chunks", chunk).isLessThanOrEqualTo(chunk + 1L);
+			subscriber.request(1);
+		}
+		waitUntil(() -> subscriber.completed);
+		assertThat(join(subscriber.received)).isEqualTo(value);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
+	void redisKilledMidDownloadFailsTheStreamWithAClearErrorAndNoLeak() throws Exception {
+		try (RedisServer doomed = RedisServers.start()) {
+			RedisURI uri = RedisURI.builder(RedisURI.create(doomed.endpoint().uri())).withTimeout(Duration.ofSeconds(2)).build();
+			try (ValueTemplate<String> own = ValueTemplate.create(client, uri, Utf8TestFormat.INSTANCE).withChunkSize(CHUNK)) {
+				ReactiveValueTemplate<String> streams = own.reactive();
+				streams.upload("big", buffers(randomBytes(8 * CHUNK), CHUNK, DefaultDataBufferFactory.sharedInstance))
+					.block(WAIT);
+				OneAtATime subscriber = new OneAtATime();
+				streams.download("big").subscribe(subscriber);
+				waitUntil(() -> subscriber.received.size() == 1);
+				doomed.kill();
+				subscriber.request(7);
+				waitUntil(() -> subscriber.failure != null);
+				assertThat(subscriber.failure).isInstanceOf(DataAccessException.class)
+					.hasMessageContaining("download 'big'");
+				assertThat(subscriber.completed).isFalse();
+				subscriber.received.forEach(DataBufferUtils::release);
+			}
+		}
 	}
 
 	@Test
@@ -210,9 +254,23 @@ class ReactiveLargeValueTests {
 			subscription.request(1);
 		}
 
+		volatile boolean completed;
+
+		volatile Throwable failure;
+
 		@Override
 		protected void hookOnNext(DataBuffer chunk) {
 			this.received.add(chunk);
+		}
+
+		@Override
+		protected void hookOnComplete() {
+			this.completed = true;
+		}
+
+		@Override
+		protected void hookOnError(Throwable failure) {
+			this.failure = failure;
 		}
 
 	}
