@@ -11,14 +11,17 @@ import java.util.function.BooleanSupplier;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.leak.LeakReports;
 import dev.slipcase.redis.testformat.Utf8TestFormat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
@@ -71,6 +74,15 @@ class ReactiveLargeValueTests {
 	static void shutdown() {
 		template.close();
 		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+	/**
+	 * Every test leaves no buffer unreleased, found right after it rather than whenever a later
+	 * test's garbage collection reports it (a held chunk of a cancelled download once leaked).
+	 */
+	@AfterEach
+	void leavesNoLeakedBuffer(TestInfo test) {
+		LeakReports.assertNoLeaks(test.getDisplayName());
 	}
 
 	@BeforeEach

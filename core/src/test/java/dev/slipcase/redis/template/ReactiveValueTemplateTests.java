@@ -10,6 +10,7 @@ import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.RecordingAllocator;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.leak.LeakReports;
 import dev.slipcase.redis.testformat.PickyFormat;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 
@@ -57,6 +59,15 @@ class ReactiveValueTemplateTests {
 		template.close();
 		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		redis.close();
+	}
+
+	/**
+	 * Every test leaves no buffer unreleased, found right after it rather than whenever a later
+	 * test's garbage collection reports it (a held chunk of a cancelled download once leaked).
+	 */
+	@AfterEach
+	void leavesNoLeakedBuffer(TestInfo test) {
+		LeakReports.assertNoLeaks(test.getDisplayName());
 	}
 
 	@BeforeEach

@@ -10,6 +10,7 @@ import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.leak.LeakReports;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
@@ -164,6 +165,7 @@ class WebFluxAppTests {
 			.block(Duration.ofSeconds(30));
 		assertThat(received).isPositive().isLessThan(size);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		LeakReports.assertNoLeaks("a download its client left after three chunks");
 	}
 
 	@Test
