@@ -68,7 +68,8 @@ final class ReactiveLargeValueTransfer {
 	}
 
 	private Flux<DataBuffer> chunks(String key, String temporary, long length) {
-		// offsets only as the subscriber asks for chunks; one GETRANGE in flight at a time
+		// one GETRANGE in flight at a time, each sent only when the subscriber asks for its chunk
+		// (ReactiveReplies sends on request: concatMap's next inner waits for demand)
 		Flux<Long> offsets = Flux.generate(() -> 0L, (offset, sink) -> {
 			if (offset < length) {
 				sink.next(offset);
@@ -105,7 +106,9 @@ final class ReactiveLargeValueTransfer {
 		return Mono.usingWhen(
 				Mono.fromSupplier(() -> new Upload(key, LargeValueKeys.temporaryKey(key, this.operations.cluster))),
 				(upload) -> create(upload)
-					.thenMany(Flux.from(content).concatMap(upload::append, 1))
+					// no prefetch: no buffer waits in concatMap's queue, where a cancel racing a drain could
+			// drop it or hand it out twice
+			.thenMany(Flux.from(content).concatMap(upload::append, 0))
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);

@@ -28,8 +28,9 @@ import org.springframework.util.Assert;
  * Mono&lt;Order&gt; order = orders.get("order:42");                 // empty when there is none
  * Mono&lt;Void&gt; saved = orders.set("order:42", order, Duration.ofMinutes(10));
  * </pre>
- * Nothing is sent until a returned {@code Mono} is subscribed to, and each subscription sends
- * the command again. A value is serialized into a pooled buffer on the subscribing thread, owned
+ * Nothing is sent until a returned {@code Mono}'s value is asked for (subscribed to and requested,
+ * which {@code block()} and {@code subscribe()} do at once), and each subscription sends the
+ * command again; the command timeout counts from the sending. A value is serialized into a pooled buffer on the subscribing thread, owned
  * by its command, which releases it however the command ends; replies are decoded on the
  * connection's event loop, where the {@code Mono} then emits (as Lettuce's own reactive API does:
  * hop with {@code publishOn} before blocking work). Cancelling a subscription cancels the command

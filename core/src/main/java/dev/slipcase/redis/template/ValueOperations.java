@@ -365,10 +365,18 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			return submit(owning(CommandType.APPEND, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
 					args().addKey(key).addValue(bytes), bytes));
 		}
+		long size = bytes.size();
 		CommandArgs<String, EncodedValue> args = args().addKey(key).addValue(bytes).add(PX)
 			.add(ttl.toMillis());
-		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, bytes))
-			.thenApply((ok) -> (long) bytes.size());
+		CompletableFuture<Boolean> set = submit(owning(CommandType.SET, new ConditionalSetOutput(), args, bytes));
+		CompletableFuture<Long> length = set.thenApply((ok) -> size);
+		// cancelling what the caller holds cancels the SET, as for the other commands
+		length.whenComplete((ignored, failure) -> {
+			if (length.isCancelled()) {
+				set.cancel(false);
+			}
+		});
+		return length;
 	}
 
 	/**

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 import org.springframework.dao.QueryTimeoutException;
@@ -178,6 +179,18 @@ class ReactiveValueTemplateTests {
 			assertThat(lease.size()).isEqualTo(1000);
 		}
 		assertThat(strings.lease("missing").hasElement().block(WAIT)).isFalse();
+	}
+
+	@Test
+	void aLeaseHandedOnStaysTheSubscribersWhenTheSequenceIsCancelledAfterIt() {
+		strings.set("a", "x".repeat(100)).block(WAIT);
+		strings.set("b", "y".repeat(100)).block(WAIT);
+		// next() cancels the concatMap after the first lease: that lease is the caller's, open
+		ValueLease first = Flux.just("a", "b").concatMap(strings::lease).next().block(WAIT);
+		try (ValueLease lease = first) {
+			assertThat(lease).isNotNull();
+			assertThat(lease.decode(PickyFormat.INSTANCE)).isEqualTo("x".repeat(100));
+		}
 	}
 
 	@Test
