@@ -105,20 +105,14 @@ public final class CommandChannel<K, V> {
 		return reply;
 	}
 
-	/** Runs {@code script} alone and waits for its reply, see {@link Pipeline#script}. */
-	public <T> T callScript(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output, List<K> keys,
-			Consumer<CommandArgs<K, V>> argv, String action, @Nullable Object key) {
-		return await(sendScript(script, output, keys, argv), action, key);
-	}
-
 	/** Waits for one reply within the timeout, see {@link Await#result}. */
 	public <T> T await(Future<T> reply, String action, @Nullable Object key) {
 		return Await.result(reply, this.timeout, action, key);
 	}
 
 	/**
-	 * The reply of the command {@code send} sends when the {@code Mono} is subscribed to, within
-	 * the timeout, see {@link ReactiveReplies#mono}.
+	 * The reply of the command {@code send} sends when the reply is first asked for, within the
+	 * timeout, see {@link ReactiveReplies#mono}.
 	 */
 	public <T> Mono<T> mono(Supplier<? extends CompletableFuture<T>> send, String action, @Nullable Object key) {
 		return ReactiveReplies.mono(send, this.timeout, action, key);

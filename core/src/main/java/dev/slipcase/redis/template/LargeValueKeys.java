@@ -1,10 +1,13 @@
 package dev.slipcase.redis.template;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.LuaScript;
 import io.lettuce.core.output.IntegerOutput;
@@ -13,7 +16,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * What the blocking and the reactive chunked transfers share: the temporary key a transfer
  * works in (same hash tag, hence the same cluster slot, as the key), how long it lives should
- * the process die half-way, and the two scripts that make a transfer atomic for readers.
+ * the process die half-way, the two scripts that make a transfer atomic for readers and how they
+ * are sent, and the failure of a copy that changed while it was read.
  */
 final class LargeValueKeys {
 
@@ -50,8 +54,24 @@ final class LargeValueKeys {
 		return temporary;
 	}
 
-	/** An output for the scripts' integer replies. */
-	static IntegerOutput<String, EncodedValue> integer() {
+	/** Sends {@link #SNAPSHOT}: copies {@code key} to {@code temporary}; its length, or -1 when there is no key. */
+	static CompletableFuture<Long> snapshot(CommandChannel<String, EncodedValue> channel, String key, String temporary) {
+		return channel.sendScript(SNAPSHOT, LargeValueKeys::integer, List.of(key, temporary),
+				(argv) -> argv.add(TEMPORARY_TTL.toMillis()));
+	}
+
+	/** Sends {@link #REPLACE}: {@code temporary} becomes {@code key}, without expiry. */
+	static CompletableFuture<Long> replace(CommandChannel<String, EncodedValue> channel, String key, String temporary) {
+		return channel.sendScript(REPLACE, LargeValueKeys::integer, List.of(temporary, key), (argv) -> {
+		});
+	}
+
+	/** The failure of a download whose temporary copy changed under it. */
+	static IllegalStateException changed(String key, String temporary) {
+		return new IllegalStateException("Temporary copy '" + temporary + "' of '" + key + "' changed while it was read");
+	}
+
+	private static IntegerOutput<String, EncodedValue> integer() {
 		return new IntegerOutput<>(EncodedValueCodec.INSTANCE);
 	}
 

@@ -4,7 +4,6 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.List;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
@@ -54,8 +53,7 @@ final class LargeValueTransfer {
 				}
 			}
 			while (written < length);
-			this.channel.callScript(LargeValueKeys.REPLACE, LargeValueKeys::integer, List.of(temporary, key), (argv) -> {
-			}, "upload", key);
+			this.channel.await(LargeValueKeys.replace(this.channel, key, temporary), "upload", key);
 		}
 		catch (IOException | RuntimeException | Error ex) {
 			deleteQuietly(temporary, ex);
@@ -88,15 +86,13 @@ final class LargeValueTransfer {
 	long download(String key, OutputStream out) throws IOException {
 		String temporary = LargeValueKeys.temporaryKey(key, this.operations.cluster);
 		try {
-			long length = this.channel.callScript(LargeValueKeys.SNAPSHOT, LargeValueKeys::integer, List.of(key, temporary),
-					(argv) -> argv.add(LargeValueKeys.TEMPORARY_TTL.toMillis()), "download", key);
+			long length = this.channel.await(LargeValueKeys.snapshot(this.channel, key, temporary), "download", key);
 			for (long offset = 0; offset < length; offset += this.chunkSize) {
 				long end = Math.min(offset + this.chunkSize, length) - 1;
 				try (ValueLease chunk = this.channel.await(this.operations.leaseRange(temporary, offset, end),
 						"download", key)) {
 					if (chunk == null || chunk.size() != end - offset + 1) {
-						throw new IllegalStateException("Temporary copy '" + temporary + "' of '" + key
-								+ "' changed while it was read");
+						throw LargeValueKeys.changed(key, temporary);
 					}
 					chunk.writeTo(out);
 				}

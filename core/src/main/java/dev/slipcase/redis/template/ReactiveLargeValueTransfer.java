@@ -1,6 +1,5 @@
 package dev.slipcase.redis.template;
 
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -63,8 +62,7 @@ final class ReactiveLargeValueTransfer {
 
 	/** Copies the key to {@code temporary}; its length, or -1 when there is no key. */
 	private Mono<Long> snapshot(String key, String temporary) {
-		return mono(() -> this.channel.sendScript(LargeValueKeys.SNAPSHOT, LargeValueKeys::integer,
-				List.of(key, temporary), (argv) -> argv.add(LargeValueKeys.TEMPORARY_TTL.toMillis())), "download", key);
+		return mono(() -> LargeValueKeys.snapshot(this.channel, key, temporary), "download", key);
 	}
 
 	private Flux<DataBuffer> chunks(String key, String temporary, long length) {
@@ -83,14 +81,12 @@ final class ReactiveLargeValueTransfer {
 	}
 
 	private Mono<DataBuffer> chunk(String key, String temporary, long from, long to) {
-		IllegalStateException changed = new IllegalStateException(
-				"Temporary copy '" + temporary + "' of '" + key + "' changed while it was read");
 		return mono(() -> this.operations.leaseRange(temporary, from, to - 1), "download", key)
-			.switchIfEmpty(Mono.error(changed))
+			.switchIfEmpty(Mono.error(() -> LargeValueKeys.changed(key, temporary)))
 			.handle((lease, sink) -> {
 				try (lease) {
 					if (lease.size() != to - from) {
-						sink.error(changed);
+						sink.error(LargeValueKeys.changed(key, temporary));
 					}
 					else {
 						// the lease's reference goes to the DataBuffer, the subscriber's to release
@@ -198,9 +194,7 @@ final class ReactiveLargeValueTransfer {
 	}
 
 	private Mono<Void> replace(String key, String temporary) {
-		return mono(() -> this.channel.sendScript(LargeValueKeys.REPLACE, LargeValueKeys::integer,
-				List.of(temporary, key), (argv) -> {
-				}), "upload", key).then();
+		return mono(() -> LargeValueKeys.replace(this.channel, key, temporary), "upload", key).then();
 	}
 
 	/** Deletes the temporary key, keeping any failure to itself: the key expires on its own. */
