@@ -74,14 +74,11 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	private final LargeValueTransfer largeValues;
 
-	private final ReactiveValueTemplate<V> reactive;
-
 	private ValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
 		this.channel = channel.forDatabase(settings.database());
 		this.settings = settings;
 		this.async = new AsyncValueTemplate<>(this.channel, settings);
 		this.largeValues = new LargeValueTransfer(this.async, settings.chunkSize());
-		this.reactive = new ReactiveValueTemplate<>(this.async, settings.chunkSize());
 	}
 
 	/**
@@ -237,10 +234,11 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/**
 	 * The Reactor form of this template: the same database, format and connections, each
-	 * operation a {@code Mono}, for callers that must not block.
+	 * operation a {@code Mono}, for callers that must not block. Made on each call (a few small
+	 * objects), so that a template used only blocking makes none.
 	 */
 	public ReactiveValueTemplate<V> reactive() {
-		return this.reactive;
+		return new ReactiveValueTemplate<>(this.async, this.settings.chunkSize());
 	}
 
 	/** A new, empty batch: commands collected and written in one go by {@link ValueBatch#execute()}. */
