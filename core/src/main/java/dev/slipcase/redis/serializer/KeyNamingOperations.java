@@ -46,19 +46,18 @@ final class KeyNamingOperations implements InvocationHandler {
 				default -> "KeyNaming[" + this.target + "]";
 			};
 		}
+		Object key = (args != null && args.length > 0) ? args[0] : null;
 		Object result;
 		try {
 			result = method.invoke(this.target, args);
 		}
 		catch (InvocationTargetException ex) {
 			Throwable failure = ex.getCause();
-			Object key = key(args);
 			if (failure instanceof SerializationException serialization && key != null) {
 				throw KeyedSerializationException.of(keys(key), serialization);
 			}
 			throw failure;
 		}
-		Object key = key(args);
 		if (key == null) {
 			return result;
 		}
@@ -69,10 +68,6 @@ final class KeyNamingOperations implements InvocationHandler {
 			return flux.onErrorMap(SerializationException.class, (failure) -> KeyedSerializationException.of(keys(key), failure));
 		}
 		return result;
-	}
-
-	private static @Nullable Object key(@Nullable Object @Nullable [] args) {
-		return (args != null && args.length > 0) ? args[0] : null;
 	}
 
 	private static Object keys(Object argument) {

@@ -78,15 +78,15 @@ public final class BenchmarkReport {
 	}
 
 	private boolean isFirstBaselineOfItsClass(Baseline baseline) {
-		return this.baselines.stream()
-			.filter((other) -> other.benchmarkClass().equals(baseline.benchmarkClass()))
-			.findFirst()
-			.orElseThrow()
-			.equals(baseline);
+		return baselinesOfItsClass(baseline).get(0).equals(baseline);
 	}
 
 	private boolean isOnlyBaselineOfItsClass(Baseline baseline) {
-		return this.baselines.stream().filter((other) -> other.benchmarkClass().equals(baseline.benchmarkClass())).count() == 1;
+		return baselinesOfItsClass(baseline).size() == 1;
+	}
+
+	private List<Baseline> baselinesOfItsClass(Baseline baseline) {
+		return this.baselines.stream().filter((other) -> other.benchmarkClass().equals(baseline.benchmarkClass())).toList();
 	}
 
 	private List<String> charts(Path folder, Baseline baseline, List<ComparisonRow> rows) throws IOException {
