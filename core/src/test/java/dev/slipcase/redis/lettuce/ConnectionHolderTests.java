@@ -1,7 +1,9 @@
 package dev.slipcase.redis.lettuce;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -9,6 +11,7 @@ import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.api.Test;
 
@@ -25,9 +28,16 @@ class ConnectionHolderTests {
 		try (RedisServer redis = RedisServers.start()) {
 			RedisClient client = RedisClient.create();
 			try {
+				ConnectionHolder.Connector<byte[], byte[]> connector = Connectors.of(client,
+						RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE);
+				List<CompletableFuture<?>> opens = new CopyOnWriteArrayList<>();
+				ConnectionHolder.Connector<byte[], byte[]> recording = (database) -> {
+					CompletableFuture<StatefulConnection<byte[], byte[]>> open = connector.connect(database);
+					opens.add(open);
+					return open;
+				};
 				for (int round = 0; round < 100; round++) {
-					ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening(
-							Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
+					ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening(recording,
 							ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
 					int database = round % 4;
 					CountDownLatch start = new CountDownLatch(1);
@@ -42,6 +52,11 @@ class ConnectionHolderTests {
 					start.countDown();
 					CompletableFuture.allOf(getting, closing).get(30, TimeUnit.SECONDS);
 				}
+				// every open has ended (no connection still on its way to the server), so from here the
+				// count can only fall: a connection the holders left open keeps it above zero
+				CompletableFuture.allOf(opens.stream()
+					.map((open) -> open.handle((connection, ex) -> null))
+					.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
 				long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 				while (holderConnections(redis) > 0 && System.nanoTime() < deadline) {
 					Thread.sleep(20);
