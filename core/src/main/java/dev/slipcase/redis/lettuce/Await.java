@@ -37,7 +37,19 @@ public final class Await {
 	 */
 	public static <T> T result(Future<T> reply, Duration timeout, String action, @Nullable Object key) {
 		try {
-			return reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+			long waitNanos = timeout.toNanos();
+			while (true) {
+				try {
+					return reply.get(waitNanos, TimeUnit.NANOSECONDS);
+				}
+				catch (TimeoutException ex) {
+					// a call of several turns: the timeout counts from the start of the turn under way
+					waitNanos = CallSteps.nanosLeft(reply, timeout.toNanos());
+					if (waitNanos <= 0) {
+						throw ex;
+					}
+				}
+			}
 		}
 		catch (TimeoutException ex) {
 			reply.cancel(false);

@@ -118,6 +118,40 @@ public final class CommandChannel<K, V> {
 		return ReactiveReplies.mono(send, this.timeout, action, key);
 	}
 
+	/**
+	 * {@code reply}, failing as {@link Await#result} would throw: its failure translated into a
+	 * Spring {@code DataAccessException} naming the action and key.
+	 */
+	public <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String action, @Nullable Object key) {
+		return reply.handle((value, failure) -> {
+			if (failure != null) {
+				throw RedisFailures.translate(failure, Await.what(action, key));
+			}
+			return value;
+		});
+	}
+
+	/**
+	 * Completes once every reply completed, as {@link Await#all} returns: failing with the first
+	 * failure in the order given, translated, when any failed.
+	 */
+	public CompletableFuture<Void> all(Collection<? extends CompletableFuture<?>> replies, String action,
+			@Nullable Object key) {
+		return settled(replies).thenRun(() -> {
+			for (CompletableFuture<?> reply : replies) {
+				if (reply.isCompletedExceptionally()) {
+					throw RedisFailures.translate(reply.handle((value, failure) -> failure).join(),
+							Await.what(action, key));
+				}
+			}
+		});
+	}
+
+	/** Completes once every reply completed, successfully or not, as {@link Await#settled} returns. */
+	public static CompletableFuture<Void> settled(Collection<? extends CompletableFuture<?>> replies) {
+		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).handle((value, failure) -> null);
+	}
+
 	/** Waits for every reply within one timeout, see {@link Await#all}. */
 	public void awaitAll(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
 		Await.all(replies, this.timeout, action, key);

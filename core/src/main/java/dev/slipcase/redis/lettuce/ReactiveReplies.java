@@ -133,6 +133,13 @@ public final class ReactiveReplies {
 		}
 
 		private void timedOut() {
+			CompletableFuture<T> sent = this.reply;
+			long left = (sent != null) ? CallSteps.nanosLeft(sent, this.timeout.toNanos()) : 0;
+			if (left > 0 && this.state.get() == SENT) {
+				// a call of several turns: the timeout counts from the start of the turn under way
+				this.timer = Schedulers.parallel().schedule(this::timedOut, left, TimeUnit.NANOSECONDS);
+				return;
+			}
 			if (this.state.compareAndSet(SENT, DONE)) {
 				CompletableFuture<T> reply = this.reply;
 				if (reply != null) {

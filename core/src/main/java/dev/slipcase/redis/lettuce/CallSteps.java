@@ -1,0 +1,150 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.function.Supplier;
+
+/**
+ * The steps of one call that sends its commands in turns, each turn decided on the replies of the
+ * one before (read a field, then follow its overflow marker; try a transaction, then write what it
+ * refused with a script), without blocking a thread between turns. Its {@link #result} is what
+ * the caller waits for or subscribes to; cancelling that (a blocking caller's timeout or interrupt,
+ * a reactive subscriber that cancels) gives the call up: the replies of the turn under way are
+ * cancelled, which keeps Lettuce from writing those commands that it has not written yet (queued
+ * while it reconnects, say), and no later turn is sent. So a call whose caller was told it failed
+ * writes nothing afterwards, on the blocking and the reactive path alike.
+ * <p>
+ * The command timeout counts per turn, as it does for a lone command: {@link Await#result} and
+ * {@link ReactiveReplies#mono} give a call up when its turn under way has waited that long, not
+ * when the call as a whole has (a call of three turns may take up to three timeouts).
+ * <p>
+ * One per call; thread-safe (turns run on whichever thread completed the turn before).
+ */
+public final class CallSteps {
+
+	/** The replies of the turn under way: a turn starts once the one before it completed. */
+	private volatile Collection<? extends Future<?>> underWay = List.of();
+
+	private volatile boolean givenUp;
+
+	private volatile long turnStartedNanos = System.nanoTime();
+
+	/**
+	 * Sends {@code pipeline}, whose commands are this turn, unless the call was given up, when
+	 * the pipeline is never sent and {@code replies} are cancelled.
+	 * @param replies the futures of the turn's commands (or of its scripts), cancelled when the
+	 * call is given up before they complete
+	 */
+	public void send(Pipeline<?, ?> pipeline, Collection<? extends Future<?>> replies) {
+		if (isGivenUp()) {
+			replies.forEach((reply) -> reply.cancel(false));
+			return;
+		}
+		this.turnStartedNanos = System.nanoTime();
+		track(replies);
+		pipeline.send();
+		cancelWhenGivenUp();
+	}
+
+	/** Sends {@code pipeline}, which holds one command or script with {@code reply}; see {@link #send(Pipeline, Collection)}. */
+	public <T> CompletableFuture<T> send(Pipeline<?, ?> pipeline, CompletableFuture<T> reply) {
+		send(pipeline, List.of(reply));
+		return reply;
+	}
+
+	/**
+	 * Runs {@code sending}, which sends this turn and returns its reply, unless the call was given
+	 * up, when nothing is sent and the reply is a failure.
+	 */
+	public <T> CompletableFuture<T> send(Supplier<? extends CompletableFuture<T>> sending) {
+		if (isGivenUp()) {
+			return CompletableFuture.failedFuture(givenUpFailure());
+		}
+		this.turnStartedNanos = System.nanoTime();
+		CompletableFuture<T> reply = sending.get();
+		track(List.of(reply));
+		cancelWhenGivenUp();
+		return reply;
+	}
+
+	/**
+	 * The outcome of the call, completing as {@code last} (the future of its last turn) does;
+	 * cancelling it gives the call up.
+	 */
+	public <T> CompletableFuture<T> result(CompletableFuture<T> last) {
+		Outcome<T> result = new Outcome<>(this);
+		last.whenComplete((value, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(failure);
+			}
+			else {
+				result.complete(value);
+			}
+		});
+		return result;
+	}
+
+	/**
+	 * How much longer a caller whose {@code timeout} passed since it started waiting for
+	 * {@code reply} waits still: for the outcome of a call, what is left of the timeout of the turn
+	 * under way (started later than the caller's wait, say); otherwise, and when that turn too has
+	 * waited the timeout, 0 or less.
+	 */
+	static long nanosLeft(Future<?> reply, long timeoutNanos) {
+		if (reply instanceof Outcome<?> outcome) {
+			return outcome.steps.turnStartedNanos + timeoutNanos - System.nanoTime();
+		}
+		return 0;
+	}
+
+	/** Gives the call up: no turn is sent from now on, and the replies of the one under way are cancelled. */
+	public void giveUp() {
+		this.givenUp = true;
+		cancelWhenGivenUp();
+	}
+
+	/** Whether the call was given up. */
+	public boolean isGivenUp() {
+		return this.givenUp;
+	}
+
+	private void track(Collection<? extends Future<?>> replies) {
+		this.underWay = replies;
+	}
+
+	/**
+	 * Cancels what is under way when the call was given up. A turn adds its replies before it
+	 * reads the flag and {@link #giveUp} sets the flag before it reads the replies, so one of the
+	 * two cancels them.
+	 */
+	private void cancelWhenGivenUp() {
+		if (this.givenUp) {
+			this.underWay.forEach((reply) -> reply.cancel(false));
+		}
+	}
+
+	/** The outcome of a call: cancelling it gives the call up. */
+	private static final class Outcome<T> extends CompletableFuture<T> {
+
+		private final CallSteps steps;
+
+		Outcome(CallSteps steps) {
+			this.steps = steps;
+		}
+
+		@Override
+		public boolean cancel(boolean mayInterruptIfRunning) {
+			this.steps.giveUp();
+			return super.cancel(mayInterruptIfRunning);
+		}
+
+	}
+
+	private static CancellationException givenUpFailure() {
+		return new CancellationException("The call was given up before this step was sent");
+	}
+
+}
