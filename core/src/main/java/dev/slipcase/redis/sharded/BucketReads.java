@@ -6,10 +6,12 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.lettuce.BinaryCommands;
+import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import io.lettuce.core.protocol.AsyncCommand;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
  * back into the field, or the overflow key expired) are field and overflow key read again in one
  * atomic script call. With read-through, the plain key of the same name is read where the
- * namespace has no value. Thread-safe.
+ * namespace has no value. Every read is asynchronous: its turns are the {@link CallSteps} given,
+ * each sent when the replies of the one before are in. Thread-safe.
  */
 final class BucketReads {
 
@@ -35,26 +38,30 @@ final class BucketReads {
 	}
 
 	/** The raw value of a location, from its bucket, its overflow key or (read-through) its plain key. */
-	byte @Nullable [] read(Location location) {
-		byte[] bytes = readOwn(location);
-		if (bytes == null && this.namespace.readThrough()) {
-			bytes = this.redis.call(BinaryCommands.get(KeyPlacement.bytes(location.key())), "read the plain key",
-					location.key());
+	CompletableFuture<byte @Nullable []> read(CallSteps steps, Location location) {
+		CompletableFuture<byte @Nullable []> own = readOwn(steps, location);
+		if (!this.namespace.readThrough()) {
+			return own;
 		}
-		return bytes;
+		return own.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
+				: call(steps, BinaryCommands.get(KeyPlacement.bytes(location.key())), "read the plain key",
+						location.key()));
 	}
 
 	/** The raw value of a location, from its bucket or its overflow key. */
-	byte @Nullable [] readOwn(Location location) {
+	CompletableFuture<byte @Nullable []> readOwn(CallSteps steps, Location location) {
 		if (!location.fieldFits()) {
-			return this.redis.call(BinaryCommands.get(location.overflow()), "read", location.key());
+			return call(steps, BinaryCommands.get(location.overflow()), "read", location.key());
 		}
-		byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "read", location.key());
-		if (!FieldValues.isOverflow(field)) {
-			return FieldValues.decode(field);
-		}
-		byte[] bytes = this.redis.call(BinaryCommands.get(location.overflow()), "read", location.key());
-		return (bytes != null) ? bytes : readAtomically(List.of(location)).get(0);
+		return call(steps, BinaryCommands.hget(location.bucket(), location.field()), "read", location.key())
+			.thenCompose((field) -> {
+				if (!FieldValues.isOverflow(field)) {
+					return CompletableFuture.completedFuture(FieldValues.decode(field));
+				}
+				return call(steps, BinaryCommands.get(location.overflow()), "read", location.key())
+					.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
+							: readAtomically(steps, List.of(location)).thenApply((values) -> values.get(0)));
+			});
 	}
 
 	/**
@@ -62,11 +69,13 @@ final class BucketReads {
 	 * one {@code HMGET} per bucket and a {@code GET} per key whose field name is too long, written
 	 * together; then a {@code GET} per marker found, written together.
 	 */
-	List<byte @Nullable []> readAll(List<Location> locations) {
+	CompletableFuture<List<byte @Nullable []>> readAll(CallSteps steps, List<Location> locations) {
 		if (locations.size() == 1) {
-			List<byte @Nullable []> one = new ArrayList<>(1);
-			one.add(read(locations.get(0)));
-			return one;
+			return read(steps, locations.get(0)).thenApply((value) -> {
+				List<byte @Nullable []> one = new ArrayList<>(1);
+				one.add(value);
+				return one;
+			});
 		}
 		KeyGroups buckets = KeyGroups.by(locations, (i) -> locations.get(i).fieldFits(), Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
@@ -91,29 +100,30 @@ final class BucketReads {
 			}
 		}
 		all.addAll(overflowValues);
-		pipeline.send();
-		this.redis.awaitAll(all, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
-				null);
-		List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
-		for (int bucket = 0; bucket < buckets.count(); bucket++) {
-			int[] positions = buckets.positions(bucket);
-			List<byte @Nullable []> values = fields.get(bucket).join();
-			for (int i = 0; i < positions.length; i++) {
-				raw.set(positions[i], values.get(i));
-			}
-		}
-		for (int j = 0; j < overflowOnly.size(); j++) {
-			raw.set(overflowOnly.get(j), overflowValues.get(j).join());
-		}
-		followMarkers(locations, raw);
-		if (this.namespace.readThrough()) {
-			readPlainKeys(locations, raw);
-		}
-		return raw;
+		steps.send(pipeline, all);
+		return this.redis.all(all, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
+				null)
+			.thenCompose((done) -> {
+				List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
+				for (int bucket = 0; bucket < buckets.count(); bucket++) {
+					int[] positions = buckets.positions(bucket);
+					List<byte @Nullable []> values = fields.get(bucket).join();
+					for (int i = 0; i < positions.length; i++) {
+						raw.set(positions[i], values.get(i));
+					}
+				}
+				for (int j = 0; j < overflowOnly.size(); j++) {
+					raw.set(overflowOnly.get(j), overflowValues.get(j).join());
+				}
+				return followMarkers(steps, locations, raw);
+			})
+			.thenCompose((raw) -> this.namespace.readThrough() ? readPlainKeys(steps, locations, raw)
+					: CompletableFuture.completedFuture(raw));
 	}
 
-	/** Replaces each marker in {@code raw} by its overflow key's value, and decodes every field. */
-	private void followMarkers(List<Location> locations, List<byte @Nullable []> raw) {
+	/** {@code raw} with each marker replaced by its overflow key's value, and every field decoded. */
+	private CompletableFuture<List<byte @Nullable []>> followMarkers(CallSteps steps, List<Location> locations,
+			List<byte @Nullable []> raw) {
 		List<Integer> marked = new ArrayList<>();
 		for (int i = 0; i < raw.size(); i++) {
 			if (!locations.get(i).fieldFits()) {
@@ -127,49 +137,56 @@ final class BucketReads {
 			}
 		}
 		if (marked.isEmpty()) {
-			return;
+			return CompletableFuture.completedFuture(raw);
 		}
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>(marked.size());
 		for (int i : marked) {
 			values.add(pipeline.add(BinaryCommands.get(locations.get(i).overflow())));
 		}
-		pipeline.send();
-		this.redis.awaitAll(values, "read the overflow values of " + marked.size() + " keys", null);
-		List<Location> gone = new ArrayList<>();
-		List<Integer> gonePositions = new ArrayList<>();
-		for (int j = 0; j < marked.size(); j++) {
-			byte[] value = values.get(j).join();
-			raw.set(marked.get(j), value);
-			if (value == null) {
-				gone.add(locations.get(marked.get(j)));
-				gonePositions.add(marked.get(j));
-			}
-		}
-		if (!gone.isEmpty()) {
-			List<byte @Nullable []> again = readAtomically(gone);
-			for (int j = 0; j < gone.size(); j++) {
-				raw.set(gonePositions.get(j), again.get(j));
-			}
-		}
+		steps.send(pipeline, values);
+		return this.redis.all(values, "read the overflow values of " + marked.size() + " keys", null)
+			.thenCompose((done) -> {
+				List<Location> gone = new ArrayList<>();
+				List<Integer> gonePositions = new ArrayList<>();
+				for (int j = 0; j < marked.size(); j++) {
+					byte[] value = values.get(j).join();
+					raw.set(marked.get(j), value);
+					if (value == null) {
+						gone.add(locations.get(marked.get(j)));
+						gonePositions.add(marked.get(j));
+					}
+				}
+				if (gone.isEmpty()) {
+					return CompletableFuture.completedFuture(raw);
+				}
+				return readAtomically(steps, gone).thenApply((again) -> {
+					for (int j = 0; j < gone.size(); j++) {
+						raw.set(gonePositions.get(j), again.get(j));
+					}
+					return raw;
+				});
+			});
 	}
 
 	/** Reads field and overflow key of each location in one atomic step, one script call per bucket. */
-	private List<byte @Nullable []> readAtomically(List<Location> locations) {
+	private CompletableFuture<List<byte @Nullable []>> readAtomically(CallSteps steps, List<Location> locations) {
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			replies.add(BucketScripts.read(pipeline, buckets.select(bucket, locations)));
 		}
-		pipeline.send();
-		this.redis.awaitAll(replies, "read " + locations.size() + " moving keys of namespace '"
-				+ this.namespace.name() + "'", null);
-		return buckets.reassemble(replies.stream().map((reply) -> BucketScripts.values(reply.join())).toList());
+		steps.send(pipeline, replies);
+		return this.redis.all(replies, "read " + locations.size() + " moving keys of namespace '"
+				+ this.namespace.name() + "'", null)
+			.thenApply((done) -> buckets
+				.reassemble(replies.stream().map((reply) -> BucketScripts.values(reply.join())).toList()));
 	}
 
-	/** With read-through: the plain key of the same name of every location without a value. */
-	private void readPlainKeys(List<Location> locations, List<byte @Nullable []> raw) {
+	/** With read-through: {@code raw} with the plain key of the same name read for every location without a value. */
+	private CompletableFuture<List<byte @Nullable []>> readPlainKeys(CallSteps steps, List<Location> locations,
+			List<byte @Nullable []> raw) {
 		List<Integer> missing = new ArrayList<>();
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<byte @Nullable []>> reads = new ArrayList<>();
@@ -179,13 +196,24 @@ final class BucketReads {
 				reads.add(pipeline.add(BinaryCommands.get(KeyPlacement.bytes(locations.get(i).key()))));
 			}
 		}
-		pipeline.send();
-		this.redis.awaitAll(reads, "read " + reads.size() + " plain keys", null);
-		List<byte @Nullable []> found = new ArrayList<>(Collections.nCopies(raw.size(), null));
-		for (int j = 0; j < missing.size(); j++) {
-			found.set(missing.get(j), reads.get(j).join());
+		if (reads.isEmpty()) {
+			return CompletableFuture.completedFuture(raw);
 		}
-		fillGaps(raw, found);
+		steps.send(pipeline, reads);
+		return this.redis.all(reads, "read " + reads.size() + " plain keys", null).thenApply((done) -> {
+			List<byte @Nullable []> found = new ArrayList<>(Collections.nCopies(raw.size(), null));
+			for (int j = 0; j < missing.size(); j++) {
+				found.set(missing.get(j), reads.get(j).join());
+			}
+			fillGaps(raw, found);
+			return raw;
+		});
+	}
+
+	/** Sends {@code command} alone as a turn of {@code steps}; its reply, failures translated. */
+	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command, String action,
+			String key) {
+		return this.redis.translated(steps.send(() -> this.redis.send(command)), action, key);
 	}
 
 	private static void fillGaps(List<byte @Nullable []> raw, List<byte @Nullable []> found) {

@@ -4,19 +4,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
 import dev.slipcase.redis.lettuce.BinaryCommands;
+import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.lettuce.RedisFailures;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.protocol.AsyncCommand;
 import org.jspecify.annotations.Nullable;
-
-import org.springframework.data.redis.RedisSystemException;
 
 /**
  * The byte-level store of one namespace: raw values by logical key, in bucket fields, overflow keys
@@ -26,8 +28,12 @@ import org.springframework.data.redis.RedisSystemException;
  * {@link BucketWrites}, and nowhere else, so that replacing a script by plain
  * {@code HGET}/{@code HMGET}/{@code HSET} touches these three classes only.
  * <p>
- * Every method waits for Redis's replies (see {@link CommandChannel#await}) and throws a Spring
- * {@code DataAccessException} on an error or time-out. Thread-safe.
+ * Every read and write is one asynchronous call: it sends its commands in turns ({@link CallSteps}),
+ * and its future completes with the outcome or fails with a Spring {@code DataAccessException} (or
+ * the store's own exceptions); cancelling the future gives the call up, so nothing is written after
+ * its caller stopped waiting. The blocking {@link ShardedTemplate} waits for these futures, the
+ * reactive one subscribes to them: one set of commands for both. The migrator's plain-key helpers
+ * wait for their replies. Thread-safe.
  */
 final class BucketStore {
 
@@ -50,6 +56,8 @@ final class BucketStore {
 
 	private final SlipcaseObserver observer;
 
+	private final CallNames callNames;
+
 	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane<byte[], byte[]> transactions,
 			ShardedNamespace namespace, ShardLayout layout, ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
@@ -57,6 +65,7 @@ final class BucketStore {
 		this.namespace = namespace;
 		this.layout = layout;
 		this.limits = limits;
+		this.callNames = CallNames.of(namespace.name());
 		this.placement = new KeyPlacement(namespace, layout, limits.maxValueBytes());
 		this.reads = new BucketReads(redis, namespace);
 		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace, limits)
@@ -70,6 +79,11 @@ final class BucketStore {
 
 	ShardedNamespace namespace() {
 		return this.namespace;
+	}
+
+	/** What each call does, in words naming the namespace, for failure messages. */
+	CallNames callNames() {
+		return this.callNames;
 	}
 
 	ShardLayout layout() {
@@ -99,28 +113,39 @@ final class BucketStore {
 	// ---------------------------------------------------------------- reads
 
 	/** The raw value of {@code location}, from its bucket, its overflow key or (read-through) its plain key. */
-	byte @Nullable [] get(Location location) {
-		return this.reads.read(location);
+	CompletableFuture<byte @Nullable []> get(Location location) {
+		CallSteps steps = new CallSteps();
+		return steps.result(this.reads.read(steps, location));
 	}
 
 	/** The raw values of {@code locations}, in the same order, {@code null} where a key has none. */
-	List<byte @Nullable []> getAll(List<Location> locations) {
-		return this.reads.readAll(locations);
+	CompletableFuture<List<byte @Nullable []>> getAll(List<Location> locations) {
+		CallSteps steps = new CallSteps();
+		return steps.result(this.reads.readAll(steps, locations));
 	}
 
 	// ---------------------------------------------------------------- writes
 
-	/** Writes raw values, see {@link BucketWrites#write}; per location whether it was written. */
-	boolean[] write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
-		return this.writes.write(locations, values, nx, ttlMode, ttl);
+	/**
+	 * Writes raw values, see {@link BucketWrites#write}; per location whether it was written.
+	 * @throws UnsupportedOperationException when the TTL asked for is refused; nothing is sent then
+	 */
+	CompletableFuture<boolean[]> write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode,
+			@Nullable Duration ttl) {
+		CallSteps steps = new CallSteps();
+		return steps.result(this.writes.write(steps, locations, values, nx, ttlMode, ttl));
 	}
 
 	/** Writes {@code value} only where the key has no value (with read-through, no plain key either). */
-	boolean setIfAbsent(Location location, byte[] value) {
-		if (this.namespace.readThrough() && plainKeyExists(location.key())) {
-			return false;
-		}
-		return write(List.of(location), List.of(value), true, TtlMode.CLEAR, null)[0];
+	CompletableFuture<Boolean> setIfAbsent(Location location, byte[] value) {
+		CallSteps steps = new CallSteps();
+		CompletableFuture<Boolean> plainKeyExists = this.namespace.readThrough()
+				? call(steps, BinaryCommands.exists(KeyPlacement.bytes(location.key())), "look up the plain key",
+						location.key()).thenApply((count) -> count > 0)
+				: CompletableFuture.completedFuture(false);
+		return steps.result(plainKeyExists.thenCompose((exists) -> exists ? CompletableFuture.completedFuture(false)
+				: this.writes.write(steps, List.of(location), List.of(value), true, TtlMode.CLEAR, null)
+					.thenApply((written) -> written[0])));
 	}
 
 	/**
@@ -128,15 +153,16 @@ final class BucketStore {
 	 * existed. The plain key goes first: a delete cut off between its two steps then leaves the
 	 * key's own value, never the plain key's older one, which reads would fall back to.
 	 */
-	boolean delete(String key) {
+	CompletableFuture<Boolean> delete(String key) {
 		Location location = locate(key);
-		boolean deleted = false;
-		if (this.namespace.readThrough()) {
-			deleted = this.redis.call(BinaryCommands.del(KeyPlacement.bytes(key)), "delete the plain key", key) == 1;
-		}
-		deleted |= BucketScripts.existed(alone((pipeline) -> BucketScripts.delete(pipeline, List.of(location)),
-				"delete", key), 0);
-		return deleted;
+		CallSteps steps = new CallSteps();
+		CompletableFuture<Boolean> plainDeleted = this.namespace.readThrough()
+				? call(steps, BinaryCommands.del(KeyPlacement.bytes(key)), "delete the plain key", key)
+					.thenApply((count) -> count == 1)
+				: CompletableFuture.completedFuture(false);
+		return steps.result(plainDeleted.thenCompose((deleted) -> script(steps,
+				(pipeline) -> BucketScripts.delete(pipeline, List.of(location)), "delete", key)
+			.thenApply((reply) -> deleted | BucketScripts.existed(reply, 0))));
 	}
 
 	/**
@@ -147,51 +173,66 @@ final class BucketStore {
 	 * the increment script, which never lets the bucket leave its compact encoding. Each command is
 	 * sent at most once: an increment whose reply was lost fails with an
 	 * {@link dev.slipcase.redis.lettuce.UnacknowledgedWriteException} and is never applied twice.
-	 * @throws BucketFullException when the key is new and its hashed bucket is full
+	 * The future fails with a {@link BucketFullException} when the key is new and its hashed bucket
+	 * is full.
 	 */
-	String increment(String key, String delta, boolean floating) {
+	CompletableFuture<String> increment(String key, String delta, boolean floating) {
 		Location location = locate(key);
-		copyPlainValueWhenReadThrough(location);
+		CallSteps steps = new CallSteps();
+		return steps.result(copyPlainValueWhenReadThrough(steps, location)
+			.thenCompose((copied) -> incrementWhereItLives(steps, location, delta, floating)));
+	}
+
+	private CompletableFuture<String> incrementWhereItLives(CallSteps steps, Location location, String delta,
+			boolean floating) {
+		String key = location.key();
 		if (!location.fieldFits()) {
 			return floating
-					? Double.toString(this.redis.call(BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)),
-							"increment", key))
-					: Long.toString(this.redis.call(BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)),
-							"increment", key));
+					? call(steps, BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)), "increment",
+							key).thenApply((value) -> Double.toString(value))
+					: call(steps, BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)), "increment", key)
+						.thenApply((value) -> Long.toString(value));
 		}
 		int entryLimit = this.writes.entryLimit(location);
-		if (!floating && entryLimit == 0 && this.limits.maxValueBytes() >= LONGEST_LONG
-				&& this.writes.bucketTtlMillis() == 0) {
-			Long value = incrementField(location, Long.parseLong(delta));
+		CompletableFuture<@Nullable Long> inField = (!floating && entryLimit == 0
+				&& this.limits.maxValueBytes() >= LONGEST_LONG && this.writes.bucketTtlMillis() == 0)
+						? incrementField(steps, location, Long.parseLong(delta))
+						: CompletableFuture.completedFuture(null);
+		return inField.thenCompose((value) -> {
 			if (value != null) {
-				return Long.toString(value);
+				return CompletableFuture.completedFuture(Long.toString(value));
 			}
-		}
-		String value = BucketScripts.incremented(alone((pipeline) -> BucketScripts.increment(pipeline, location,
-				entryLimit, delta, floating, this.writes.bucketTtlMillis(), this.limits), "increment", key));
-		if (value == null) {
-			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + key + " not incremented "
-					+ "because its hashed bucket " + location.bucketName() + " holds hash-max-listpack-entries ("
-					+ this.limits.maxEntries() + ") fields already.");
-		}
-		return value;
+			return script(steps, (pipeline) -> BucketScripts.increment(pipeline, location, entryLimit, delta, floating,
+					this.writes.bucketTtlMillis(), this.limits), "increment", key)
+				.thenApply((reply) -> {
+					String incremented = BucketScripts.incremented(reply);
+					if (incremented == null) {
+						throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + key
+								+ " not incremented because its hashed bucket " + location.bucketName()
+								+ " holds hash-max-listpack-entries (" + this.limits.maxEntries() + ") fields already.");
+					}
+					return incremented;
+				});
+		});
 	}
 
 	/**
 	 * {@code HINCRBY} of the field: the new value, or {@code null} when Redis refused because the
 	 * field holds no integer (the overflow marker, say): then nothing changed.
 	 */
-	private @Nullable Long incrementField(Location location, long delta) {
-		CompletableFuture<Long> reply = this.redis.send(BinaryCommands.hincrby(location.bucket(), location.field(), delta));
-		try {
-			return this.redis.await(reply, "increment", location.key());
-		}
-		catch (RedisSystemException ex) {
-			if (ex.getCause() instanceof RedisCommandExecutionException) {
+	private CompletableFuture<@Nullable Long> incrementField(CallSteps steps, Location location, long delta) {
+		CompletableFuture<Long> reply = steps
+			.send(() -> this.redis.send(BinaryCommands.hincrby(location.bucket(), location.field(), delta)));
+		return this.redis.translated(reply.handle((value, failure) -> {
+			if (failure == null) {
+				return value;
+			}
+			Throwable cause = RedisFailures.unwrap(failure);
+			if (cause instanceof RedisCommandExecutionException) {
 				return null;
 			}
-			throw ex;
-		}
+			throw new CompletionException(cause);
+		}), "increment", location.key());
 	}
 
 	/**
@@ -199,37 +240,45 @@ final class BucketStore {
 	 * place (an increment, a TTL change), only while the plain key still holds that value (on a
 	 * cluster, where the two are in different slots, without that check); without, does nothing.
 	 */
-	private void copyPlainValueWhenReadThrough(Location location) {
-		if (!this.namespace.readThrough() || this.reads.readOwn(location) != null) {
-			return;
+	private CompletableFuture<?> copyPlainValueWhenReadThrough(CallSteps steps, Location location) {
+		if (!this.namespace.readThrough()) {
+			return CompletableFuture.completedFuture(null);
 		}
-		byte[] plainKey = KeyPlacement.bytes(location.key());
-		byte[] plain = this.redis.call(BinaryCommands.get(plainKey), "read the plain key", location.key());
-		if (plain != null) {
-			long ttl = this.redis.call(BinaryCommands.pttl(plainKey), "read the TTL of", location.key());
-			this.writes.copyPlainValue(location, plainKey, plain, (ttl > 0) ? TtlMode.SET : TtlMode.CLEAR,
-					(ttl > 0) ? Duration.ofMillis(ttl) : null);
-		}
+		return this.reads.readOwn(steps, location).thenCompose((own) -> {
+			if (own != null) {
+				return CompletableFuture.completedFuture(null);
+			}
+			byte[] plainKey = KeyPlacement.bytes(location.key());
+			return call(steps, BinaryCommands.get(plainKey), "read the plain key", location.key()).thenCompose((plain) -> {
+				if (plain == null) {
+					return CompletableFuture.completedFuture(null);
+				}
+				return call(steps, BinaryCommands.pttl(plainKey), "read the TTL of", location.key())
+					.thenCompose((ttl) -> this.writes.copyPlainValue(steps, location, plainKey, plain,
+							(ttl > 0) ? TtlMode.SET : TtlMode.CLEAR, (ttl > 0) ? Duration.ofMillis(ttl) : null));
+			});
+		});
 	}
 
 	// ---------------------------------------------------------------- TTLs
 
 	/** The remaining TTL of {@code key} in milliseconds, as {@link ShardedTemplate#ttlMillis} describes it. */
-	long ttlMillis(String key) {
+	CompletableFuture<Long> ttlMillis(String key) {
 		Location location = locate(key);
-		Place place = place(location);
-		long ttl = switch (place) {
-			case ABSENT -> -2;
-			case OVERFLOW -> this.redis.call(BinaryCommands.pttl(location.overflow()), "read the TTL of", key);
-			case BUCKET -> fieldTtl(location);
-		};
-		if (ttl == -1 && place == Place.BUCKET && this.writes.bucketTtlMillis() > 0) {
-			return this.redis.call(BinaryCommands.pttl(location.bucket()), "read the TTL of bucket", location.bucketName());
-		}
-		if (ttl == -2 && this.namespace.readThrough()) {
-			return this.redis.call(BinaryCommands.pttl(KeyPlacement.bytes(key)), "read the TTL of the plain key", key);
-		}
-		return ttl;
+		CallSteps steps = new CallSteps();
+		return steps.result(place(steps, location).thenCompose((place) -> (switch (place) {
+			case ABSENT -> CompletableFuture.completedFuture(-2L);
+			case OVERFLOW -> call(steps, BinaryCommands.pttl(location.overflow()), "read the TTL of", key);
+			case BUCKET -> fieldTtl(steps, location);
+		}).thenCompose((ttl) -> {
+			if (ttl == -1 && place == Place.BUCKET && this.writes.bucketTtlMillis() > 0) {
+				return call(steps, BinaryCommands.pttl(location.bucket()), "read the TTL of bucket", location.bucketName());
+			}
+			if (ttl == -2 && this.namespace.readThrough()) {
+				return call(steps, BinaryCommands.pttl(KeyPlacement.bytes(key)), "read the TTL of the plain key", key);
+			}
+			return CompletableFuture.completedFuture(ttl);
+		})));
 	}
 
 	/**
@@ -237,26 +286,32 @@ final class BucketStore {
 	 * so that a write racing it (a set, an increment, a delete) is never undone by a write-back of
 	 * what was read before it.
 	 */
-	boolean expire(String key, Duration ttl) {
+	CompletableFuture<Boolean> expire(String key, Duration ttl) {
 		Location location = locate(key);
-		copyPlainValueWhenReadThrough(location);
+		CallSteps steps = new CallSteps();
 		boolean mayMove = this.namespace.ttlFallback() == TtlFallback.PLAIN_KEY;
-		long reply = alone((pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
-				this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key);
-		if (reply == -1) {
-			throw this.writes.ttlRefused();
-		}
-		return reply == 1;
+		return steps.result(copyPlainValueWhenReadThrough(steps, location)
+			.thenCompose((copied) -> script(steps, (pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
+					this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key))
+			.thenApply((reply) -> {
+				if (reply == -1) {
+					throw this.writes.ttlRefused();
+				}
+				return reply == 1;
+			}));
 	}
 
 	/**
 	 * Removes the TTL of {@code key}; whether it had one. One script, so that the TTL of a value
 	 * written after the call looked is never the one removed.
 	 */
-	boolean persist(String key) {
+	CompletableFuture<Boolean> persist(String key) {
 		Location location = locate(key);
-		copyPlainValueWhenReadThrough(location);
-		return alone((pipeline) -> BucketScripts.persist(pipeline, location, this.limits), "persist", key) == 1;
+		CallSteps steps = new CallSteps();
+		return steps.result(copyPlainValueWhenReadThrough(steps, location)
+			.thenCompose((copied) -> script(steps, (pipeline) -> BucketScripts.persist(pipeline, location, this.limits),
+					"persist", key))
+			.thenApply((reply) -> reply == 1));
 	}
 
 	/** Where a key's value is right now. */
@@ -266,36 +321,26 @@ final class BucketStore {
 
 	}
 
-	private Place place(Location location) {
-		if (location.fieldFits()) {
-			byte[] field = this.redis.call(BinaryCommands.hget(location.bucket(), location.field()), "look up",
-					location.key());
-			if (field == null) {
-				return Place.ABSENT;
-			}
-			if (!FieldValues.isOverflow(field)) {
-				return Place.BUCKET;
-			}
-		}
-		return (this.redis.call(BinaryCommands.exists(location.overflow()), "look up", location.key()) > 0)
-				? Place.OVERFLOW : Place.ABSENT;
+	private CompletableFuture<Place> place(CallSteps steps, Location location) {
+		CompletableFuture<@Nullable Place> inBucket = location.fieldFits()
+				? call(steps, BinaryCommands.hget(location.bucket(), location.field()), "look up", location.key())
+					.thenApply((field) -> (field == null) ? Place.ABSENT
+							: FieldValues.isOverflow(field) ? null : Place.BUCKET)
+				: CompletableFuture.completedFuture(null);
+		return inBucket.thenCompose((place) -> (place != null) ? CompletableFuture.completedFuture(place)
+				: call(steps, BinaryCommands.exists(location.overflow()), "look up", location.key())
+					.thenApply((count) -> (count > 0) ? Place.OVERFLOW : Place.ABSENT));
 	}
 
-	private long fieldTtl(Location location) {
+	private CompletableFuture<Long> fieldTtl(CallSteps steps, Location location) {
 		if (!this.limits.fieldExpiry()) {
-			return -1;
+			return CompletableFuture.completedFuture(-1L);
 		}
-		List<Long> reply = this.redis.call(BinaryCommands.hpttl(location.bucket(), location.field()), "read the TTL of",
-				location.key());
-		return reply.isEmpty() ? -2 : reply.get(0);
+		return call(steps, BinaryCommands.hpttl(location.bucket(), location.field()), "read the TTL of", location.key())
+			.thenApply((reply) -> reply.isEmpty() ? -2L : reply.get(0));
 	}
 
 	// ---------------------------------------------------------------- plain keys
-
-	/** Whether the plain key {@code key} exists. */
-	boolean plainKeyExists(String key) {
-		return this.redis.call(BinaryCommands.exists(KeyPlacement.bytes(key)), "look up the plain key", key) > 0;
-	}
 
 	/**
 	 * The values and TTLs of plain keys, read together; a key that cannot be read as a string (a
@@ -352,12 +397,18 @@ final class BucketStore {
 	record PlainValue(byte[] key, byte @Nullable [] value, long ttlMillis) {
 	}
 
-	/** Sends one call alone and waits for its reply. */
-	private <T> T alone(Function<Pipeline<byte[], byte[]>, CompletableFuture<T>> call, String action, String key) {
+	/** Sends {@code command} alone as a turn of {@code steps}; its reply, failures translated. */
+	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command, String action,
+			String key) {
+		return this.redis.translated(steps.send(() -> this.redis.send(command)), action, key);
+	}
+
+	/** Sends one script call alone as a turn of {@code steps}; its reply, failures translated. */
+	private <T> CompletableFuture<T> script(CallSteps steps,
+			Function<Pipeline<byte[], byte[]>, CompletableFuture<T>> call, String action, String key) {
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		CompletableFuture<T> reply = call.apply(pipeline);
-		pipeline.send();
-		return this.redis.await(reply, action, key);
+		return this.redis.translated(steps.send(pipeline, reply), action, key);
 	}
 
 }

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.RedisFailures;
@@ -71,21 +72,30 @@ final class BucketTransactions {
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
 	 * @return the positions of the values Redis refused to write because their block did not run
 	 * (its slot moved, say): nothing of such a block was written, and the caller writes those values
-	 * another way; empty when every block ran
-	 * @throws RedisSystemException when a block ran and Redis refused one of its commands
+	 * another way; empty when every block ran. Fails with a {@link RedisSystemException} when a
+	 * block ran and Redis refused one of its commands.
 	 */
-	List<Integer> write(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode,
-			long ttlMillis) {
+	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<byte[]> values,
+			List<Place> places, TtlMode ttlMode, long ttlMillis) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.all(locations.size());
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
 		for (int block = 0; block < blocks.count(); block++) {
 			List<Location> group = blocks.select(block, locations);
-			results.add(this.lane.execute(this.redis.database(), group.get(0).bucket(), commands(group,
-					blocks.select(block, values), blocks.select(block, places), ttlMode, ttlMillis)));
+			List<SentOnceCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
+					blocks.select(block, places), ttlMode, ttlMillis);
+			results.add(steps.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands)));
 		}
 		String action = "write " + locations.size() + " keys of namespace '" + this.namespace.name() + "'";
-		this.redis.awaitSettled(results, action, null);
+		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, action));
+	}
+
+	/**
+	 * The positions of the values whose block Redis did not apply.
+	 * @throws RedisSystemException when a block ran and Redis refused one of its commands
+	 */
+	private List<Integer> refused(KeyGroups blocks, List<CompletableFuture<TransactionResult>> results,
+			String action) {
 		List<Integer> refused = new ArrayList<>(0);
 		for (int block = 0; block < blocks.count(); block++) {
 			CompletableFuture<TransactionResult> result = results.get(block);
@@ -93,8 +103,8 @@ final class BucketTransactions {
 				Throwable failure = RedisFailures.unwrap(result.handle((ok, ex) -> ex).join());
 				if (!RedisFailures.isBlockNotApplied(failure)) {
 					// the connection failed or timed out, the reply was lost (a replay of a block
-					// that may have run), or EXEC was refused for another reason: whether the block
-					// ran is unknown, so it is never written another way
+					// that may have run), EXEC was refused for another reason, or the call was given
+					// up: whether the block ran is unknown, so it is never written another way
 					throw RedisFailures.translate(failure, action);
 				}
 				for (int position : blocks.positions(block)) {

@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
@@ -56,41 +57,46 @@ final class BucketWrites {
 
 	/**
 	 * Writes raw values. NX: only where the key has no value.
-	 * @return per location whether it was written
+	 * @return per location whether it was written; fails with a {@link BucketFullException} when a
+	 * hashed bucket is full (the other buckets were written)
 	 * @throws UnsupportedOperationException when a TTL is asked for that neither the server nor the
 	 * namespace's {@link TtlFallback} allows; nothing is written then
-	 * @throws BucketFullException when a hashed bucket is full; the other buckets were written
 	 */
-	boolean[] write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
+	CompletableFuture<boolean[]> write(CallSteps steps, List<Location> locations, List<byte[]> values, boolean nx,
+			TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
 		int n = locations.size();
 		List<Place> places = places(locations, values);
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
-		if (canTransact(locations, nx, ttlMode)) {
-			List<Integer> refused = this.transactions.write(locations, values, places, ttlMode, ttlMillis);
+		if (!canTransact(locations, nx, ttlMode)) {
+			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
+		}
+		return this.transactions.write(steps, locations, values, places, ttlMode, ttlMillis).thenCompose((refused) -> {
 			boolean[] written = new boolean[n];
 			Arrays.fill(written, true);
 			refused.forEach((position) -> written[position] = false);
 			reportOverflowWrites(written, places);
-			if (!refused.isEmpty()) {
-				// blocks whose slot moved: their values go through the script, which the cluster
-				// connection redirects; the other blocks are written
-				List<Location> again = new ArrayList<>(refused.size());
-				List<byte[]> againValues = new ArrayList<>(refused.size());
-				List<Place> againPlaces = new ArrayList<>(refused.size());
-				refused.forEach((position) -> {
-					again.add(locations.get(position));
-					againValues.add(values.get(position));
-					againPlaces.add(places.get(position));
-				});
-				boolean[] rewritten = writeWithScripts(again, againValues, againPlaces, nx, ttlMode, ttlMillis, null);
-				for (int i = 0; i < refused.size(); i++) {
-					written[refused.get(i)] = rewritten[i];
-				}
+			if (refused.isEmpty()) {
+				return CompletableFuture.completedFuture(written);
 			}
-			return written;
-		}
-		return writeWithScripts(locations, values, places, nx, ttlMode, ttlMillis, null);
+			// blocks whose slot moved: their values go through the script, which the cluster
+			// connection redirects; the other blocks are written
+			List<Location> again = new ArrayList<>(refused.size());
+			List<byte[]> againValues = new ArrayList<>(refused.size());
+			List<Place> againPlaces = new ArrayList<>(refused.size());
+			refused.forEach((position) -> {
+				again.add(locations.get(position));
+				againValues.add(values.get(position));
+				againPlaces.add(places.get(position));
+			});
+			return writeWithScripts(steps, again, againValues, againPlaces, nx, ttlMode, ttlMillis, null)
+				.thenApply((rewritten) -> {
+					for (int i = 0; i < refused.size(); i++) {
+						written[refused.get(i)] = rewritten[i];
+					}
+					return written;
+				});
+		});
 	}
 
 	/**
@@ -100,12 +106,14 @@ final class BucketWrites {
 	 * key lives in another slot, and the copy is written without that check.
 	 * @return whether it was written
 	 */
-	boolean copyPlainValue(Location location, byte[] plainKey, byte[] value, TtlMode ttlMode, @Nullable Duration ttl) {
+	CompletableFuture<Boolean> copyPlainValue(CallSteps steps, Location location, byte[] plainKey, byte[] value,
+			TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
 		List<Location> locations = List.of(location);
 		List<byte[]> values = List.of(value);
-		return writeWithScripts(locations, values, places(locations, values), true, ttlMode,
-				(ttl != null) ? ttl.toMillis() : 0, this.redis.isCluster() ? null : plainKey)[0];
+		return writeWithScripts(steps, locations, values, places(locations, values), true, ttlMode,
+				(ttl != null) ? ttl.toMillis() : 0, this.redis.isCluster() ? null : plainKey)
+			.thenApply((written) -> written[0]);
 	}
 
 	private void checkTtl(TtlMode ttlMode) {
@@ -123,8 +131,9 @@ final class BucketWrites {
 	}
 
 	/** Writes with one {@code SET} script call per bucket, pipelined; see {@link #write}. */
-	private boolean[] writeWithScripts(List<Location> locations, List<byte[]> values, List<Place> places, boolean nx,
-			TtlMode ttlMode, long ttlMillis, byte @Nullable [] plainKeyGuard) {
+	private CompletableFuture<boolean[]> writeWithScripts(CallSteps steps, List<Location> locations,
+			List<byte[]> values, List<Place> places, boolean nx, TtlMode ttlMode, long ttlMillis,
+			byte @Nullable [] plainKeyGuard) {
 		int n = locations.size();
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
@@ -136,9 +145,18 @@ final class BucketWrites {
 			replies.add(BucketScripts.set(pipeline, options, buckets.select(bucket, locations),
 					buckets.select(bucket, values), buckets.select(bucket, places)));
 		}
-		pipeline.send();
-		this.redis.awaitAll(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'", null);
-		boolean[] written = new boolean[n];
+		steps.send(pipeline, replies);
+		return this.redis.all(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'", null)
+			.thenApply((done) -> written(locations, places, buckets, replies));
+	}
+
+	/**
+	 * Per location whether the scripts wrote it.
+	 * @throws BucketFullException when a script refused its bucket because it is full
+	 */
+	private boolean[] written(List<Location> locations, List<Place> places, KeyGroups buckets,
+			List<CompletableFuture<List<Object>>> replies) {
+		boolean[] written = new boolean[locations.size()];
 		List<String> refused = new ArrayList<>();
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);

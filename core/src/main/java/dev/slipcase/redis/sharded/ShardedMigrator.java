@@ -79,8 +79,9 @@ public final class ShardedMigrator {
 			Location location = this.store.locate(name);
 			if (value.ttlMillis() > 0) {
 				try {
-					boolean written = this.store.write(List.of(location), List.of(value.value()), true, TtlMode.SET,
-							Duration.ofMillis(value.ttlMillis()))[0];
+					boolean written = this.store.redis()
+						.await(this.store.write(List.of(location), List.of(value.value()), true, TtlMode.SET,
+								Duration.ofMillis(value.ttlMillis())), "migrate", name)[0];
 					counts.copiedOrKept(written);
 					copied.add(value);
 				}
@@ -97,8 +98,9 @@ public final class ShardedMigrator {
 			}
 		}
 		if (!untimed.isEmpty()) {
-			boolean[] written = this.store.write(untimed, untimedValues.stream().map(PlainValue::value).toList(), true,
-					TtlMode.CLEAR, null);
+			boolean[] written = this.store.redis()
+				.await(this.store.write(untimed, untimedValues.stream().map(PlainValue::value).toList(), true,
+						TtlMode.CLEAR, null), "migrate " + untimed.size() + " keys", null);
 			for (int i = 0; i < written.length; i++) {
 				counts.copiedOrKept(written[i]);
 				copied.add(untimedValues.get(i));

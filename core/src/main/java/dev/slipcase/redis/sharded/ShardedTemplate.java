@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -97,6 +98,15 @@ public final class ShardedTemplate<V> {
 		return this.store.namespace();
 	}
 
+	/**
+	 * The Reactor form of this template, for WebFlux handlers and other callers that must not
+	 * block: the same operations, commands and guarantees, each a {@code Mono}; see
+	 * {@link ReactiveShardedTemplate}.
+	 */
+	public ReactiveShardedTemplate<V> reactive() {
+		return new ReactiveShardedTemplate<>(this, this.store);
+	}
+
 	/** The layout in use (the stored one). */
 	public ShardLayout layout() {
 		return this.store.layout();
@@ -115,7 +125,7 @@ public final class ShardedTemplate<V> {
 	 */
 	public @Nullable V get(String key) {
 		return observed("get", (call) -> {
-			byte[] bytes = this.store.get(this.store.locate(key));
+			byte[] bytes = await(this.store.get(this.store.locate(key)), this.store.callNames().get(), key);
 			if (bytes == null) {
 				return null;
 			}
@@ -152,18 +162,18 @@ public final class ShardedTemplate<V> {
 			Location location = this.store.locate(key);
 			byte[] bytes = serialize(value, key);
 			call.storedBytes(bytes.length);
-			return this.store.setIfAbsent(location, bytes);
+			return await(this.store.setIfAbsent(location, bytes), this.store.callNames().setIfAbsent(), key);
 		});
 	}
 
 	/** Removes {@code key} (and, with read-through, the plain key of the same name); returns whether it existed. */
 	public boolean delete(String key) {
-		return observed("delete", (call) -> this.store.delete(key));
+		return observed("delete", (call) -> await(this.store.delete(key), this.store.callNames().delete(), key));
 	}
 
 	/** Whether {@code key} has a value. */
 	public boolean exists(String key) {
-		return this.store.get(this.store.locate(key)) != null;
+		return await(this.store.get(this.store.locate(key)), this.store.callNames().lookUp(), key) != null;
 	}
 
 	/**
@@ -200,7 +210,7 @@ public final class ShardedTemplate<V> {
 	 * without a TTL of its own reports its bucket's.
 	 */
 	public long ttlMillis(String key) {
-		return this.store.ttlMillis(key);
+		return await(this.store.ttlMillis(key), this.store.callNames().readTtl(), key);
 	}
 
 	/**
@@ -209,12 +219,12 @@ public final class ShardedTemplate<V> {
 	 * refused, see {@link TtlFallback}).
 	 */
 	public boolean expire(String key, Duration ttl) {
-		return this.store.expire(key, checkTtl(ttl));
+		return await(this.store.expire(key, checkTtl(ttl)), this.store.callNames().expire(), key);
 	}
 
 	/** Removes the TTL of {@code key}; returns whether it had one. */
 	public boolean persist(String key) {
-		return this.store.persist(key);
+		return await(this.store.persist(key), this.store.callNames().persist(), key);
 	}
 
 	// ---------------------------------------------------------------- batches
@@ -229,7 +239,8 @@ public final class ShardedTemplate<V> {
 		return observed("multiGet", (call) -> {
 			List<Location> locations = new ArrayList<>(keys.size());
 			keys.forEach((key) -> locations.add(this.store.locate(key)));
-			List<byte @Nullable []> raw = this.store.getAll(locations);
+			List<byte @Nullable []> raw = await(this.store.getAll(locations),
+					"read " + keys.size() + " keys of namespace '" + namespace().name() + "'", null);
 			List<@Nullable V> result = new ArrayList<>(keys.size());
 			for (int i = 0; i < keys.size(); i++) {
 				byte[] bytes = raw.get(i);
@@ -259,7 +270,8 @@ public final class ShardedTemplate<V> {
 				call.storedBytes(bytes.length);
 				serialized.add(bytes);
 			});
-			this.store.write(locations, serialized, false, TtlMode.CLEAR, null);
+			await(this.store.write(locations, serialized, false, TtlMode.CLEAR, null),
+					"write " + values.size() + " keys of namespace '" + namespace().name() + "'", null);
 			return null;
 		});
 	}
@@ -301,13 +313,13 @@ public final class ShardedTemplate<V> {
 			Location location = this.store.locate(key);
 			byte[] bytes = serialize(value, key);
 			call.storedBytes(bytes.length);
-			this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl);
+			await(this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl), this.store.callNames().set(), key);
 			return null;
 		});
 	}
 
 	private String increment(String key, String delta, boolean floating) {
-		return observed("increment", (call) -> this.store.increment(key, delta, floating));
+		return observed("increment", (call) -> await(this.store.increment(key, delta, floating), this.store.callNames().increment(), key));
 	}
 
 	/** Runs {@code call} as one observed call: the observation current while it runs, stopped after. */
@@ -317,7 +329,12 @@ public final class ShardedTemplate<V> {
 			.run(call);
 	}
 
-	private static Duration checkTtl(Duration ttl) {
+	/** Waits for a call of the store, see {@link dev.slipcase.redis.lettuce.CommandChannel#await}. */
+	private <T> T await(CompletableFuture<T> call, String action, @Nullable String key) {
+		return this.store.redis().await(call, action, key);
+	}
+
+	static Duration checkTtl(Duration ttl) {
 		Assert.notNull(ttl, "ttl must not be null");
 		if (ttl.isNegative() || ttl.toMillis() < 1) {
 			throw new IllegalArgumentException("ttl must be at least 1 ms, was " + ttl);
@@ -329,7 +346,7 @@ public final class ShardedTemplate<V> {
 	 * The bytes of the value of {@code key}.
 	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
 	 */
-	private byte[] serialize(@Nullable V value, String key) {
+	byte[] serialize(@Nullable V value, String key) {
 		if (value == null) {
 			throw new IllegalArgumentException("value of " + key + " must not be null");
 		}
@@ -364,7 +381,7 @@ public final class ShardedTemplate<V> {
 	 * The value of {@code key} from its bytes.
 	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
 	 */
-	private V deserialize(byte[] bytes, String key) {
+	V deserialize(byte[] bytes, String key) {
 		V value;
 		try {
 			value = this.serializer.deserialize(bytes);

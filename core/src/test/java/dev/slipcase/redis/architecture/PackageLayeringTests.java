@@ -107,6 +107,26 @@ class PackageLayeringTests {
 					"io.lettuce.core.sentinel.api.reactive.."));
 	}
 
+	@Test
+	void theReactiveShardedTemplateSendsNoCommandOfItsOwn() {
+		// its calls are the byte store's, which the blocking template runs too: the store decides
+		// every command, so the guarantees proven on one form hold for the other
+		check(noClasses().that()
+			.haveSimpleName("ReactiveShardedTemplate")
+			.should()
+			.dependOnClassesThat()
+			.haveSimpleNameContaining("BucketScripts")
+			.orShould()
+			.dependOnClassesThat()
+			.haveSimpleNameContaining("BinaryCommands")
+			.orShould()
+			.dependOnClassesThat()
+			.haveSimpleNameContaining("Pipeline")
+			.orShould()
+			.dependOnClassesThat()
+			.resideInAPackage("io.lettuce.."));
+	}
+
 	private static void check(ArchRule rule) {
 		rule.check(CORE);
 	}

@@ -18,6 +18,7 @@ import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import reactor.core.publisher.Flux;
 
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.serializer.GenericToStringSerializer;
@@ -304,6 +305,100 @@ abstract class ShardedTemplateContract {
 				assertThat(redis().objectEncoding(bucket)).as("size %d", sizes[i]).isEqualTo(compactEncoding());
 			}
 		}
+	}
+
+	@Test
+	void reactiveTemplateRunsEveryOperationOnTheSameStore() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		ReactiveShardedTemplate<String> reactive = template.reactive();
+		String one = key(template, 1);
+		String two = key(template, "two");
+		assertThat(reactive.get(one).block()).isNull();
+		reactive.set(one, "first").block();
+		assertThat(template.get(one)).isEqualTo("first");
+		assertThat(reactive.get(one).block()).isEqualTo("first");
+		assertThat(reactive.exists(one).block()).isTrue();
+		assertThat(reactive.setIfAbsent(one, "second").block()).isFalse();
+		assertThat(reactive.setIfAbsent(two, "second").block()).isTrue();
+		reactive.multiSet(Map.of(key(template, 3), "three", key(template, 4), "z".repeat(500))).block();
+		assertThat(reactive.multiGet(List.of(key(template, 4), one, key(template, 99), two, key(template, 3))).block())
+			.containsExactly("z".repeat(500), "first", null, "second", "three");
+		reactive.set(one, "expiring", Duration.ofMinutes(5)).block();
+		assertThat(reactive.ttlMillis(one).block()).isBetween(1L, 300_000L);
+		reactive.setKeepTtl(one, "kept").block();
+		assertThat(template.ttlMillis(one)).isBetween(1L, 300_000L);
+		assertThat(reactive.persist(one).block()).isTrue();
+		assertThat(reactive.ttlMillis(one).block()).isEqualTo(-1L);
+		assertThat(reactive.expire(one, Duration.ofMinutes(1)).block()).isTrue();
+		assertThat(reactive.expire(key(template, 98), Duration.ofMinutes(1)).block()).isFalse();
+		assertThat(reactive.delete(one).block()).isTrue();
+		assertThat(reactive.delete(one).block()).isFalse();
+		assertThat(reactive.exists(one).block()).isFalse();
+	}
+
+	@Test
+	void reactiveWritesOfEverySizeKeepTheBucketCompact() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		ShardedTemplate<String> hashed = template(namespace().strategy(ShardingStrategy.HASHED).bucketCount(1).build(),
+				STRINGS);
+		int[] sizes = { 10, 10_000, 60, 100, 1_000, 10, 10_000 };
+		for (ShardedTemplate<String> each : List.of(template, hashed)) {
+			ReactiveShardedTemplate<String> reactive = each.reactive();
+			String bucket = each.namespace().ownedKeyPrefix() + ((each == template) ? "n:0}" : "h:0}");
+			for (int i = 0; i < sizes.length; i++) {
+				String value = "v".repeat(sizes[i]);
+				String key = key(each, 5);
+				switch (i % 4) {
+					case 0 -> reactive.set(key, value).block();
+					case 1 -> reactive.multiSet(Map.of(key, value, key(each, 6), value)).block();
+					case 2 -> reactive.setKeepTtl(key, value).block();
+					default -> {
+						reactive.delete(key).block();
+						assertThat(reactive.setIfAbsent(key, value).block()).isTrue();
+					}
+				}
+				assertThat(reactive.get(key).block()).as("size %d", sizes[i]).isEqualTo(value);
+				assertThat(redis().objectEncoding(bucket)).as("size %d", sizes[i]).isEqualTo(compactEncoding());
+			}
+		}
+	}
+
+	@Test
+	void reactiveIncrementsFromManySubscribersGiveExactTotals() {
+		ShardedTemplate<Long> template = template(namespace().build(), LONGS);
+		ShardedTemplate<Long> hashed = template(namespace().strategy(ShardingStrategy.HASHED).bucketCount(4).build(),
+				LONGS);
+		int increments = 2_000;
+		Flux.range(0, increments)
+			.flatMap((i) -> template.reactive().incrBy(key(template, i % 10), 1)
+				.then(hashed.reactive().incrBy(key(hashed, "k" + (i % 5)), 2)), 64)
+			.blockLast(Duration.ofMinutes(2));
+		for (int i = 0; i < 10; i++) {
+			assertThat(template.get(key(template, i))).isEqualTo((long) increments / 10);
+		}
+		for (int i = 0; i < 5; i++) {
+			assertThat(hashed.get(key(hashed, "k" + i))).isEqualTo((long) increments / 5 * 2);
+		}
+		assertThat(template.reactive().incrByFloat(key(template, "f"), 0.5).block()).isEqualTo(0.5);
+		assertThat(template.reactive().decrBy(key(template, 0), 200).block()).isZero();
+	}
+
+	@Test
+	void reactiveFailuresNameTheKeyAsTheBlockingOnesDo() {
+		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
+		template.set(key(template, 1), "abc");
+		assertThatExceptionOfType(RedisSystemException.class)
+			.isThrownBy(() -> template.reactive().incrBy(key(template, 1), 1).block())
+			.withMessageContaining("not an integer");
+		ShardedTemplate<Long> longs = template(namespace().build(), SlipcaseSerializers.longs());
+		longs.set(key(longs, 5), 5L);
+		redis().hset(longs.namespace().ownedKeyPrefix() + "n:0}", "5", "not a number");
+		assertThatExceptionOfType(KeyedSerializationException.class)
+			.isThrownBy(() -> longs.reactive().get(key(longs, 5)).block())
+			.withMessageStartingWith("key '" + key(longs, 5) + "': namespace '" + longs.namespace().name() + "': ");
+		assertThatExceptionOfType(KeyedSerializationException.class)
+			.isThrownBy(() -> longs.reactive().multiGet(List.of(key(longs, 5))).block())
+			.withMessageStartingWith("key '" + key(longs, 5) + "': ");
 	}
 
 	@Test

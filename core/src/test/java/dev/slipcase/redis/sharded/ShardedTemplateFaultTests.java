@@ -21,6 +21,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import reactor.core.Disposable;
+
 import org.springframework.dao.QueryTimeoutException;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,6 +45,8 @@ class ShardedTemplateFaultTests {
 
 	private ShardedTemplate<String> template;
 
+	private ShardedTemplate<String> readThrough;
+
 	@BeforeAll
 	static void start() {
 		redis = RedisServers.start();
@@ -61,7 +65,11 @@ class ShardedTemplateFaultTests {
 		ShardedTemplates templates = ShardedTemplates.create(recording(this.connection, this.sent));
 		this.template = templates.template(ShardedNamespace.builder("faults").keyPrefix("f:").build(),
 				ShardedTemplateContract.STRINGS);
+		this.readThrough = templates.template(
+				ShardedNamespace.builder("faults-r").keyPrefix("r:").readThrough(true).build(),
+				ShardedTemplateContract.STRINGS);
 		this.template.set("f:0", "warm-up");
+		this.readThrough.set("r:0", "warm-up");
 		this.sent.clear();
 	}
 
@@ -99,6 +107,56 @@ class ShardedTemplateFaultTests {
 			.withMessageContaining("'f:0'")
 			.withMessageContaining("cancelled");
 		assertThat(this.sent).singleElement().satisfies((command) -> assertThat(command.isCancelled()).isTrue());
+	}
+
+	@Test
+	void aReactiveWriteThatTimesOutFailsNamingTheNamespaceAndIsCancelled() {
+		redis.command("CLIENT", "PAUSE", "10000", "WRITE");
+		assertThatExceptionOfType(QueryTimeoutException.class)
+			.isThrownBy(() -> this.template.reactive().set("f:1", "v").block())
+			.withMessageContaining("namespace 'faults'")
+			.withMessageContaining("'f:1'")
+			.withMessageContaining("cancelled");
+		assertThat(this.sent).isNotEmpty().allSatisfy((command) -> assertThat(command.isCancelled()).isTrue());
+		redis.command("CLIENT", "UNPAUSE");
+		// written before it timed out, the write may still be applied; the template carries on
+		this.template.reactive().set("f:2", "carries on").block();
+		assertThat(this.template.reactive().get("f:2").block()).isEqualTo("carries on");
+	}
+
+	@Test
+	void aCallGivenUpDuringItsFirstTurnSendsNoLaterTurn() throws Exception {
+		// a read-through setIfAbsent looks for the plain key first, then writes: two turns
+		redis.command("CLIENT", "PAUSE", "1000", "ALL");
+		Disposable subscription = this.readThrough.reactive().setIfAbsent("r:1", "late").subscribe();
+		ShardedTemplateContract.waitUntil("the plain key's look-up is written", () -> !this.sent.isEmpty());
+		subscription.dispose();
+		// a paused server takes no CLIENT UNPAUSE either: wait for the pause to end
+		Thread.sleep(1_000);
+		// the look-up's reply comes before the reply of this read, sent after it: a write following
+		// the look-up would be written before the read
+		assertThat(this.readThrough.reactive().get("r:0").block(Duration.ofSeconds(10))).isEqualTo("warm-up");
+		assertThat(this.sent).first().satisfies((command) -> {
+			assertThat(command.getType().toString()).isEqualTo("EXISTS");
+			assertThat(command.isCancelled()).isTrue();
+		});
+		assertThat(this.sent).extracting((command) -> command.getType().toString())
+			.containsExactly("EXISTS", "HGET");
+		assertThat(this.readThrough.get("r:1")).isNull();
+	}
+
+	@Test
+	void aBlockingCallThatTimesOutDuringItsFirstTurnSendsNoLaterTurn() throws Exception {
+		redis.command("CLIENT", "PAUSE", "1000", "ALL");
+		assertThatExceptionOfType(QueryTimeoutException.class)
+			.isThrownBy(() -> this.readThrough.setIfAbsent("r:1", "late"))
+			.withMessageContaining("namespace 'faults-r'");
+		// once the pause ends the look-up's reply comes, then the reply of this read, sent after it:
+		// a write following the look-up would be written before the read
+		Thread.sleep(1_000);
+		assertThat(this.readThrough.reactive().get("r:0").block(Duration.ofSeconds(10))).isEqualTo("warm-up");
+		assertThat(this.sent).extracting((command) -> command.getType().toString()).containsExactly("EXISTS", "HGET");
+		assertThat(this.readThrough.get("r:1")).isNull();
 	}
 
 	/** The connection, remembering every command written to it. */
