@@ -34,7 +34,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The WebFlux shop over real HTTP (a Netty server on a free port, a real HTTP client) against a
  * real Redis: a cached {@code Mono} stored as plain JSON, a form login whose session Redis holds in
- * Slipcase's format, 50 MB streamed up and down through the reactive template, and a client that
+ * Slipcase's format, a view counter in a sharded namespace that many concurrent requests increment, 50 MB streamed up and down through the reactive template, and a client that
  * goes away mid-download leaving no buffer (the leak detector runs at paranoid and fails the run on
  * any leak) and no temporary key behind.
  */
@@ -103,6 +103,22 @@ class WebFluxAppTests {
 		assertThat(keys).hasSize(1);
 		String securityContext = (String) redis.command("HGET", (String) keys.get(0), "sessionAttr:SPRING_SECURITY_CONTEXT");
 		assertThat(securityContext).startsWith("{\"@class\":").contains("\"ada\"").doesNotContain("lovelace");
+	}
+
+	@Test
+	void aShardedCounterCountsEveryConcurrentRequestOnceInACompactBucket() {
+		WebClient client = WebClient.create("http://localhost:" + this.port);
+		int requests = 400;
+		Flux.range(0, requests)
+			.flatMap((i) -> client.post().uri("/products/{id}/views", 7 + (i % 2)).retrieve().bodyToMono(Long.class), 32)
+			.blockLast(Duration.ofMinutes(1));
+		this.http.get().uri("/products/7/views").exchange().expectBody(Long.class).isEqualTo((long) requests / 2);
+		this.http.get().uri("/products/8/views").exchange().expectBody(Long.class).isEqualTo((long) requests / 2);
+		this.http.get().uri("/products/9/views").exchange().expectBody(Long.class).isEqualTo(0L);
+		List<?> buckets = (List<?>) redis.command("KEYS", "*{page-views:n:*");
+		assertThat(buckets).singleElement()
+			.satisfies((bucket) -> assertThat(redis.command("OBJECT", "ENCODING", (String) bucket)).isEqualTo("listpack"));
+		assertThat(redis.command("EXISTS", "views:7")).isEqualTo(0L);
 	}
 
 	@Test
