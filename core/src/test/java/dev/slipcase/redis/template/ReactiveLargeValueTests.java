@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.test.RedisExtension;
@@ -42,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * Tests for {@link ReactiveValueTemplate#upload} and {@link ReactiveValueTemplate#download}
  * against a real Redis: megabytes streamed in chunks from heap and Netty buffers, chunks asked for
  * one at a time (a subscriber slower than Redis is never more than a chunk behind), a subscriber
- * that cancels, a source that fails and a server killed mid-stream leaving no buffer (the leak
+ * that cancels or fails, a source that fails, a copy changed and a server killed mid-stream
+ * leaving no buffer (the leak
  * detector runs at paranoid and fails the test on any leak) and no temporary key behind, and the
  * old value in place after a failed upload.
  */
@@ -202,6 +204,50 @@ class ReactiveLargeValueTests {
 				subscriber.received.forEach(DataBufferUtils::release);
 			}
 		}
+	}
+
+	@Test
+	void aCopyChangedMidDownloadFailsTheStreamWithAClearErrorAndNoLeak() throws Exception {
+		byte[] value = randomBytes(6 * CHUNK);
+		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		OneAtATime subscriber = new OneAtATime();
+		reactive.download("big").subscribe(subscriber);
+		waitUntil(() -> subscriber.received.size() == 1);
+		// someone truncates the download's consistent copy under it
+		List<?> copies = (List<?>) redis.command("KEYS", "*big*");
+		String copy = (String) copies.stream().filter((name) -> !"big".equals(name)).findFirst().orElseThrow();
+		redis.command("SET", copy, "short");
+		subscriber.request(5);
+		waitUntil(() -> subscriber.failure != null);
+		assertThat(subscriber.failure).isInstanceOf(IllegalStateException.class)
+			.hasMessageContaining("'big'")
+			.hasMessageContaining("changed");
+		assertThat(subscriber.completed).isFalse();
+		assertThat(subscriber.received).hasSize(1);
+		subscriber.received.forEach(DataBufferUtils::release);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		assertThat(redis.command("STRLEN", "big")).isEqualTo((long) value.length);
+	}
+
+	@Test
+	void aSubscriberThatFailsMidDownloadStopsItReleasingWhatItHeldAndTheCopy() throws Exception {
+		byte[] value = randomBytes(10 * CHUNK);
+		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		redis.command("CONFIG", "RESETSTAT");
+		AtomicInteger seen = new AtomicInteger();
+		assertThatExceptionOfType(IllegalStateException.class)
+			.isThrownBy(() -> reactive.download("big")
+				.doOnNext((chunk) -> {
+					DataBufferUtils.release(chunk);
+					if (seen.incrementAndGet() == 3) {
+						throw new IllegalStateException("the consumer failed on chunk 3");
+					}
+				})
+				.blockLast(WAIT))
+			.withMessage("the consumer failed on chunk 3");
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		// asked for one chunk at a time: no more than one chunk beyond the failing one was read
+		assertThat(getrangeCalls()).isBetween(3L, 4L);
 	}
 
 	@Test
