@@ -119,19 +119,6 @@ public final class CommandChannel<K, V> {
 	}
 
 	/**
-	 * {@code reply}, failing as {@link Await#result} would throw: its failure translated into a
-	 * Spring {@code DataAccessException} naming the action and key.
-	 */
-	public <T> CompletableFuture<T> translated(CompletableFuture<T> reply, String action, @Nullable Object key) {
-		return reply.handle((value, failure) -> {
-			if (failure != null) {
-				throw RedisFailures.translate(failure, Await.what(action, key));
-			}
-			return value;
-		});
-	}
-
-	/**
 	 * Completes once every reply completed, as {@link Await#all} returns: failing with the first
 	 * failure in the order given, translated, when any failed.
 	 */

@@ -44,21 +44,20 @@ final class BucketReads {
 			return own;
 		}
 		return own.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
-				: call(steps, BinaryCommands.get(KeyPlacement.bytes(location.key())), "read the plain key",
-						location.key()));
+				: call(steps, BinaryCommands.get(KeyPlacement.bytes(location.key()))));
 	}
 
 	/** The raw value of a location, from its bucket or its overflow key. */
 	CompletableFuture<byte @Nullable []> readOwn(CallSteps steps, Location location) {
 		if (!location.fieldFits()) {
-			return call(steps, BinaryCommands.get(location.overflow()), "read", location.key());
+			return call(steps, BinaryCommands.get(location.overflow()));
 		}
-		return call(steps, BinaryCommands.hget(location.bucket(), location.field()), "read", location.key())
+		return call(steps, BinaryCommands.hget(location.bucket(), location.field()))
 			.thenCompose((field) -> {
 				if (!FieldValues.isOverflow(field)) {
 					return CompletableFuture.completedFuture(FieldValues.decode(field));
 				}
-				return call(steps, BinaryCommands.get(location.overflow()), "read", location.key())
+				return call(steps, BinaryCommands.get(location.overflow()))
 					.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
 							: readAtomically(steps, List.of(location)).thenApply((values) -> values.get(0)));
 			});
@@ -210,10 +209,13 @@ final class BucketReads {
 		});
 	}
 
-	/** Sends {@code command} alone as a turn of {@code steps}; its reply, failures translated. */
-	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command, String action,
-			String key) {
-		return this.redis.translated(steps.send(() -> this.redis.send(command)), action, key);
+
+	/**
+	 * Sends {@code command} alone as a turn of {@code steps}; its reply. Failures stay as they
+	 * are: the template waiting for or subscribed to the call translates them, naming the call.
+	 */
+	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command) {
+		return steps.send(() -> this.redis.send(command));
 	}
 
 	private static void fillGaps(List<byte @Nullable []> raw, List<byte @Nullable []> found) {

@@ -140,8 +140,7 @@ final class BucketStore {
 	CompletableFuture<Boolean> setIfAbsent(Location location, byte[] value) {
 		CallSteps steps = new CallSteps();
 		CompletableFuture<Boolean> plainKeyExists = this.namespace.readThrough()
-				? call(steps, BinaryCommands.exists(KeyPlacement.bytes(location.key())), "look up the plain key",
-						location.key()).thenApply((count) -> count > 0)
+				? call(steps, BinaryCommands.exists(KeyPlacement.bytes(location.key()))).thenApply((count) -> count > 0)
 				: CompletableFuture.completedFuture(false);
 		return steps.result(plainKeyExists.thenCompose((exists) -> exists ? CompletableFuture.completedFuture(false)
 				: this.writes.write(steps, List.of(location), List.of(value), true, TtlMode.CLEAR, null)
@@ -157,11 +156,11 @@ final class BucketStore {
 		Location location = locate(key);
 		CallSteps steps = new CallSteps();
 		CompletableFuture<Boolean> plainDeleted = this.namespace.readThrough()
-				? call(steps, BinaryCommands.del(KeyPlacement.bytes(key)), "delete the plain key", key)
+				? call(steps, BinaryCommands.del(KeyPlacement.bytes(key)))
 					.thenApply((count) -> count == 1)
 				: CompletableFuture.completedFuture(false);
 		return steps.result(plainDeleted.thenCompose((deleted) -> script(steps,
-				(pipeline) -> BucketScripts.delete(pipeline, List.of(location)), "delete", key)
+				(pipeline) -> BucketScripts.delete(pipeline, List.of(location)))
 			.thenApply((reply) -> deleted | BucketScripts.existed(reply, 0))));
 	}
 
@@ -188,9 +187,8 @@ final class BucketStore {
 		String key = location.key();
 		if (!location.fieldFits()) {
 			return floating
-					? call(steps, BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)), "increment",
-							key).thenApply((value) -> Double.toString(value))
-					: call(steps, BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)), "increment", key)
+					? call(steps, BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta))).thenApply((value) -> Double.toString(value))
+					: call(steps, BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)))
 						.thenApply((value) -> Long.toString(value));
 		}
 		int entryLimit = this.writes.entryLimit(location);
@@ -203,7 +201,7 @@ final class BucketStore {
 				return CompletableFuture.completedFuture(Long.toString(value));
 			}
 			return script(steps, (pipeline) -> BucketScripts.increment(pipeline, location, entryLimit, delta, floating,
-					this.writes.bucketTtlMillis(), this.limits), "increment", key)
+					this.writes.bucketTtlMillis(), this.limits))
 				.thenApply((reply) -> {
 					String incremented = BucketScripts.incremented(reply);
 					if (incremented == null) {
@@ -223,7 +221,7 @@ final class BucketStore {
 	private CompletableFuture<@Nullable Long> incrementField(CallSteps steps, Location location, long delta) {
 		CompletableFuture<Long> reply = steps
 			.send(() -> this.redis.send(BinaryCommands.hincrby(location.bucket(), location.field(), delta)));
-		return this.redis.translated(reply.handle((value, failure) -> {
+		return reply.handle((value, failure) -> {
 			if (failure == null) {
 				return value;
 			}
@@ -232,7 +230,7 @@ final class BucketStore {
 				return null;
 			}
 			throw new CompletionException(cause);
-		}), "increment", location.key());
+		});
 	}
 
 	/**
@@ -249,11 +247,11 @@ final class BucketStore {
 				return CompletableFuture.completedFuture(null);
 			}
 			byte[] plainKey = KeyPlacement.bytes(location.key());
-			return call(steps, BinaryCommands.get(plainKey), "read the plain key", location.key()).thenCompose((plain) -> {
+			return call(steps, BinaryCommands.get(plainKey)).thenCompose((plain) -> {
 				if (plain == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return call(steps, BinaryCommands.pttl(plainKey), "read the TTL of", location.key())
+				return call(steps, BinaryCommands.pttl(plainKey))
 					.thenCompose((ttl) -> this.writes.copyPlainValue(steps, location, plainKey, plain,
 							(ttl > 0) ? TtlMode.SET : TtlMode.CLEAR, (ttl > 0) ? Duration.ofMillis(ttl) : null));
 			});
@@ -268,14 +266,14 @@ final class BucketStore {
 		CallSteps steps = new CallSteps();
 		return steps.result(place(steps, location).thenCompose((place) -> (switch (place) {
 			case ABSENT -> CompletableFuture.completedFuture(-2L);
-			case OVERFLOW -> call(steps, BinaryCommands.pttl(location.overflow()), "read the TTL of", key);
+			case OVERFLOW -> call(steps, BinaryCommands.pttl(location.overflow()));
 			case BUCKET -> fieldTtl(steps, location);
 		}).thenCompose((ttl) -> {
 			if (ttl == -1 && place == Place.BUCKET && this.writes.bucketTtlMillis() > 0) {
-				return call(steps, BinaryCommands.pttl(location.bucket()), "read the TTL of bucket", location.bucketName());
+				return call(steps, BinaryCommands.pttl(location.bucket()));
 			}
 			if (ttl == -2 && this.namespace.readThrough()) {
-				return call(steps, BinaryCommands.pttl(KeyPlacement.bytes(key)), "read the TTL of the plain key", key);
+				return call(steps, BinaryCommands.pttl(KeyPlacement.bytes(key)));
 			}
 			return CompletableFuture.completedFuture(ttl);
 		})));
@@ -292,7 +290,7 @@ final class BucketStore {
 		boolean mayMove = this.namespace.ttlFallback() == TtlFallback.PLAIN_KEY;
 		return steps.result(copyPlainValueWhenReadThrough(steps, location)
 			.thenCompose((copied) -> script(steps, (pipeline) -> BucketScripts.expire(pipeline, location, ttl.toMillis(),
-					this.writes.bucketTtlMillis(), this.limits, mayMove), "expire", key))
+					this.writes.bucketTtlMillis(), this.limits, mayMove)))
 			.thenApply((reply) -> {
 				if (reply == -1) {
 					throw this.writes.ttlRefused();
@@ -309,8 +307,7 @@ final class BucketStore {
 		Location location = locate(key);
 		CallSteps steps = new CallSteps();
 		return steps.result(copyPlainValueWhenReadThrough(steps, location)
-			.thenCompose((copied) -> script(steps, (pipeline) -> BucketScripts.persist(pipeline, location, this.limits),
-					"persist", key))
+			.thenCompose((copied) -> script(steps, (pipeline) -> BucketScripts.persist(pipeline, location, this.limits)))
 			.thenApply((reply) -> reply == 1));
 	}
 
@@ -323,12 +320,12 @@ final class BucketStore {
 
 	private CompletableFuture<Place> place(CallSteps steps, Location location) {
 		CompletableFuture<@Nullable Place> inBucket = location.fieldFits()
-				? call(steps, BinaryCommands.hget(location.bucket(), location.field()), "look up", location.key())
+				? call(steps, BinaryCommands.hget(location.bucket(), location.field()))
 					.thenApply((field) -> (field == null) ? Place.ABSENT
 							: FieldValues.isOverflow(field) ? null : Place.BUCKET)
 				: CompletableFuture.completedFuture(null);
 		return inBucket.thenCompose((place) -> (place != null) ? CompletableFuture.completedFuture(place)
-				: call(steps, BinaryCommands.exists(location.overflow()), "look up", location.key())
+				: call(steps, BinaryCommands.exists(location.overflow()))
 					.thenApply((count) -> (count > 0) ? Place.OVERFLOW : Place.ABSENT));
 	}
 
@@ -336,7 +333,7 @@ final class BucketStore {
 		if (!this.limits.fieldExpiry()) {
 			return CompletableFuture.completedFuture(-1L);
 		}
-		return call(steps, BinaryCommands.hpttl(location.bucket(), location.field()), "read the TTL of", location.key())
+		return call(steps, BinaryCommands.hpttl(location.bucket(), location.field()))
 			.thenApply((reply) -> reply.isEmpty() ? -2L : reply.get(0));
 	}
 
@@ -397,18 +394,20 @@ final class BucketStore {
 	record PlainValue(byte[] key, byte @Nullable [] value, long ttlMillis) {
 	}
 
-	/** Sends {@code command} alone as a turn of {@code steps}; its reply, failures translated. */
-	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command, String action,
-			String key) {
-		return this.redis.translated(steps.send(() -> this.redis.send(command)), action, key);
+
+	/**
+	 * Sends {@code command} alone as a turn of {@code steps}; its reply. Failures stay as they
+	 * are: the template waiting for or subscribed to the call translates them, naming the call.
+	 */
+	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command) {
+		return steps.send(() -> this.redis.send(command));
 	}
 
-	/** Sends one script call alone as a turn of {@code steps}; its reply, failures translated. */
+	/** Sends one script call alone as a turn of {@code steps}; its reply, failures as they are (see {@link #call}). */
 	private <T> CompletableFuture<T> script(CallSteps steps,
-			Function<Pipeline<byte[], byte[]>, CompletableFuture<T>> call, String action, String key) {
+			Function<Pipeline<byte[], byte[]>, CompletableFuture<T>> call) {
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		CompletableFuture<T> reply = call.apply(pipeline);
-		return this.redis.translated(steps.send(pipeline, reply), action, key);
+		return steps.send(pipeline, call.apply(pipeline));
 	}
 
 }
