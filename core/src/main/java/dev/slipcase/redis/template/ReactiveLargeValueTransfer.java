@@ -1,7 +1,9 @@
 package dev.slipcase.redis.template;
 
+import java.util.ArrayDeque;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -9,6 +11,7 @@ import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -22,8 +25,8 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
  * Moves values of any size between Reactive Streams of {@link DataBuffer}s and Redis in chunks,
  * as {@link LargeValueTransfer} does between blocking streams (the same temporary key, scripts and
  * guarantees: readers see the old value or the new one, never a part; a download reads one
- * consistent copy), one command in flight at a time and no chunk requested before the subscriber
- * asks for it, so memory is bounded by a chunk or two, never the value.
+ * consistent copy), up to {@link #IN_FLIGHT} chunk commands pipelined and no chunk read further
+ * ahead of the subscriber than that, so memory is bounded by a few chunks, never the value.
  * <p>
  * Buffers: a download emits each chunk as the pooled Netty buffer Lettuce's reply was read into,
  * wrapped in a {@link NettyDataBuffer}, not copied; the subscriber releases it (as WebFlux does
@@ -34,6 +37,14 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
  * temporary key is deleted, and a failed upload leaves the old value as it was.
  */
 final class ReactiveLargeValueTransfer {
+
+	/**
+	 * The chunk commands of one transfer pipelined at once: {@code GETRANGE}s read ahead of the
+	 * subscriber, {@code APPEND}s written while the ones before them await their replies. One at a
+	 * time, each chunk costs a round trip; a few in flight keep the connection busy, with memory
+	 * bounded by that many chunks.
+	 */
+	static final int IN_FLIGHT = 8;
 
 	private final AsyncValueTemplate<?> operations;
 
@@ -66,8 +77,6 @@ final class ReactiveLargeValueTransfer {
 	}
 
 	private Flux<DataBuffer> chunks(String key, String temporary, long length) {
-		// one GETRANGE in flight at a time, each sent only when the subscriber asks for its chunk
-		// (ReactiveReplies sends on request: concatMap's next inner waits for demand)
 		Flux<Long> offsets = Flux.generate(() -> 0L, (offset, sink) -> {
 			if (offset < length) {
 				sink.next(offset);
@@ -77,11 +86,16 @@ final class ReactiveLargeValueTransfer {
 			}
 			return offset + this.chunkSize;
 		});
-		return offsets.concatMap((offset) -> chunk(key, temporary, offset, Math.min(offset + this.chunkSize, length)), 1);
+		// each chunk taken when the subscriber asks for it (ReactiveReplies sends on request:
+		// concatMap's next inner waits for demand), from GETRANGEs the read-ahead sent before
+		return Flux.using(() -> new ReadAhead(temporary, length),
+				(ahead) -> offsets.concatMap((offset) -> chunk(key, temporary, offset,
+						Math.min(offset + this.chunkSize, length), ahead), 1),
+				ReadAhead::close);
 	}
 
-	private Mono<DataBuffer> chunk(String key, String temporary, long from, long to) {
-		return mono(() -> this.operations.leaseRange(temporary, from, to - 1), "download", key)
+	private Mono<DataBuffer> chunk(String key, String temporary, long from, long to, ReadAhead ahead) {
+		return mono(() -> ahead.take(from), "download", key)
 			.switchIfEmpty(Mono.error(() -> LargeValueKeys.changed(key, temporary)))
 			.handle((lease, sink) -> {
 				try (lease) {
@@ -96,15 +110,84 @@ final class ReactiveLargeValueTransfer {
 			});
 	}
 
+	/**
+	 * The {@code GETRANGE}s of one download sent ahead of the subscriber: taking a chunk tops the
+	 * window up to {@link #IN_FLIGHT} chunks beyond it, so the connection streams while the
+	 * subscriber works, and no chunk is read further ahead than that. The window owns the leases
+	 * of the chunks not yet taken: {@link #close()} (the download ended, failed or was cancelled)
+	 * cancels them and closes those already read.
+	 */
+	private final class ReadAhead {
+
+		private final String temporary;
+
+		private final long length;
+
+		private final ArrayDeque<CompletableFuture<@Nullable ValueLease>> sent = new ArrayDeque<>(IN_FLIGHT + 1);
+
+		private long nextOffset;
+
+		private long takeOffset;
+
+		private boolean closed;
+
+		ReadAhead(String temporary, long length) {
+			this.temporary = temporary;
+			this.length = length;
+		}
+
+		/** The chunk at {@code offset}, the next one in order, and the window topped up behind it. */
+		synchronized CompletableFuture<@Nullable ValueLease> take(long offset) {
+			if (this.closed) {
+				return CompletableFuture.failedFuture(new CancellationException("The download was abandoned"));
+			}
+			if (offset != this.takeOffset) {
+				return CompletableFuture.failedFuture(new IllegalStateException("Chunk at " + offset
+						+ " asked for where the one at " + this.takeOffset + " is next"));
+			}
+			if (this.sent.isEmpty()) {
+				send();
+			}
+			CompletableFuture<@Nullable ValueLease> next = this.sent.poll();
+			this.takeOffset += ReactiveLargeValueTransfer.this.chunkSize;
+			while (this.sent.size() < IN_FLIGHT && this.nextOffset < this.length) {
+				send();
+			}
+			return next;
+		}
+
+		private void send() {
+			long from = this.nextOffset;
+			long to = Math.min(from + ReactiveLargeValueTransfer.this.chunkSize, this.length);
+			this.sent.add(ReactiveLargeValueTransfer.this.operations.leaseRange(this.temporary, from, to - 1));
+			this.nextOffset = from + ReactiveLargeValueTransfer.this.chunkSize;
+		}
+
+		/** Sends nothing more; cancels the chunks not taken, closing those already read. */
+		synchronized void close() {
+			this.closed = true;
+			for (CompletableFuture<@Nullable ValueLease> chunk : this.sent) {
+				chunk.cancel(false);
+				chunk.thenAccept((lease) -> {
+					if (lease != null) {
+						lease.close();
+					}
+				});
+			}
+			this.sent.clear();
+		}
+
+	}
+
 	Mono<Void> upload(String key, Publisher<? extends DataBuffer> content) {
 		LargeValueKeys.temporaryKey(key, this.operations.cluster); // a key that cannot be transferred fails here
 		// the temporary key is named per subscription, and deleted when the upload fails or is cancelled
 		return Mono.usingWhen(
 				Mono.fromSupplier(() -> new Upload(key, LargeValueKeys.temporaryKey(key, this.operations.cluster))),
 				(upload) -> create(upload)
-					// no prefetch: no buffer waits in concatMap's queue, where a cancel racing a drain could
-			// drop it or hand it out twice
-			.thenMany(Flux.from(content).concatMap(upload::append, 0))
+					// each incoming buffer becomes its APPEND at once, sent in the order the buffers
+					// came (the connection keeps it), up to IN_FLIGHT of them pipelined
+			.thenMany(Flux.from(content).flatMap(upload::append, IN_FLIGHT, 1))
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
@@ -145,7 +228,17 @@ final class ReactiveLargeValueTransfer {
 				DataBufferUtils.release(buffer);
 				return Mono.empty();
 			}
-			return mono(() -> send(buffer), "upload", this.key)
+			// the buffer goes to its APPEND when the command is sent; cancelled before that, it is
+			// released here: exactly one of the two takes it
+			AtomicBoolean taken = new AtomicBoolean();
+			return mono(() -> taken.compareAndSet(false, true) ? send(buffer)
+					: CompletableFuture.failedFuture(new CancellationException("The chunk was cancelled")), "upload",
+					this.key)
+				.doFinally((signal) -> {
+					if (taken.compareAndSet(false, true)) {
+						DataBufferUtils.release(buffer);
+					}
+				})
 				.flatMap((length) -> (length == this.written.addAndGet(size)) ? Mono.<Void>empty()
 						: Mono.error(new IllegalStateException("Temporary key '" + this.temporary + "' holds " + length
 								+ " bytes after writing " + this.written.get() + ": it was changed by someone else")));

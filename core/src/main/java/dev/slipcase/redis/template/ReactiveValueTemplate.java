@@ -198,10 +198,11 @@ public final class ReactiveValueTemplate<V> {
 	 * The raw bytes at {@code key}, streamed in chunks as the subscriber asks for them: each chunk
 	 * the pooled buffer its reply was read into, wrapped, not copied, which the subscriber
 	 * releases (WebFlux does once it has written it); empty when there is no such key. The chunks
-	 * come from one consistent copy, even while another caller uploads a new value. One chunk
-	 * command is in flight at a time and none is sent before it is asked for, so memory stays
-	 * at a chunk or two whatever the value's size. Cancelling, or failing, releases any chunk not
-	 * yet handed over and deletes the copy.
+	 * come from one consistent copy, even while another caller uploads a new value. Up to eight
+	 * chunk commands are pipelined ahead of the subscriber, and a chunk is read only when the
+	 * subscriber has taken one eight chunks before it, so memory stays at eight chunks whatever
+	 * the value's size. Cancelling, or failing, releases any chunk not yet handed over and
+	 * deletes the copy.
 	 */
 	public Flux<DataBuffer> download(String key) {
 		ValueOperations.requireKey(key);
@@ -210,7 +211,8 @@ public final class ReactiveValueTemplate<V> {
 
 	/**
 	 * Stores the bytes {@code content} streams at {@code key}, each buffer written as it arrives
-	 * (one command in flight, one buffer requested at a time), without expiry. Readers see the old
+	 * (up to eight {@code APPEND}s pipelined, a buffer requested for each one that completes),
+	 * without expiry. Readers see the old
 	 * value until the whole new one is in place; when the upload fails (the stream errors, Redis
 	 * fails) or is cancelled, the old value is left as it was. Takes ownership of every buffer
 	 * {@code content} emits: each is released once written (or discarded).
