@@ -17,6 +17,7 @@ import dev.slipcase.redis.serializer.StoredSizeReport;
 import dev.slipcase.redis.sharded.ShardedMemoryReport;
 import dev.slipcase.redis.sharded.ShardedServerTimeReport;
 import dev.slipcase.redis.template.ServerCeilingReport;
+import dev.slipcase.redis.template.StreamingMemoryReport;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import org.openjdk.jmh.profile.GCProfiler;
@@ -57,9 +58,12 @@ public final class BenchmarkSuite {
 	/** The report's section of what {@code redis-benchmark} measures, and each candidate's share of it. */
 	static final String SERVER_CEILING_SECTION = "Server ceiling";
 
+	/** The report's section of the memory a 50 MB value's transfer holds. */
+	static final String STREAMING_MEMORY_SECTION = "Streaming memory";
+
 	/** The report's sections measured outside JMH, in the report's order. */
 	static final List<String> MEASURED_SECTIONS = List.of(MEMORY_SECTION, SERVER_TIME_SECTION, STORED_SIZE_SECTION,
-			SERVER_CEILING_SECTION);
+			SERVER_CEILING_SECTION, STREAMING_MEMORY_SECTION);
 
 	/** Keys each server holds for the sharded server-time section: single-threaded, steady at any size. */
 	static final int SHARDED_SERVER_TIME_KEYS = 10_000;
@@ -120,7 +124,8 @@ public final class BenchmarkSuite {
 					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
 			.section(STORED_SIZE_SECTION, StoredSizeReport.markdown())
 			.section(SERVER_CEILING_SECTION, ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
-					JmhResults.read(results)));
+					JmhResults.read(results)))
+			.section(STREAMING_MEMORY_SECTION, StreamingMemoryReport.markdown(StreamingMemoryReport.measure()));
 		return report.writeTo(this.output);
 	}
 

@@ -10,6 +10,7 @@ import dev.slipcase.redis.sharded.ShardedTemplateBenchmark;
 import dev.slipcase.redis.template.LeaseBenchmark;
 import dev.slipcase.redis.template.MultiTenantBenchmark;
 import dev.slipcase.redis.template.ReactiveTemplateBenchmark;
+import dev.slipcase.redis.template.StreamingBenchmark;
 import dev.slipcase.redis.template.TemplateBenchmark;
 
 /**
@@ -40,6 +41,8 @@ final class SuiteEntries {
 				new SuiteEntry(ReactiveTemplateBenchmark.class,
 						List.of(new Baseline("ReactiveTemplateBenchmark", "candidate", "spring-reactive-json")), Map.of(),
 						List.of(1), true, 2),
+				// a 50 MB value streamed in chunks beside one GET / SET of the same bytes
+				entry(StreamingBenchmark.class, "candidate", "lettuce-single-command", Map.of()),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
 				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));

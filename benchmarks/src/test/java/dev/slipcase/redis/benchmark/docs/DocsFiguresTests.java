@@ -22,7 +22,7 @@ class DocsFiguresTests {
 		.compile("\\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?×? ± \\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?");
 
 	@ParameterizedTest
-	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md", "docs/multiplexing.md" })
+	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md", "docs/multiplexing.md", "docs/reactive.md" })
 	void tableFiguresAreTheReports(String page) {
 		String report = Docs.read(Docs.root().resolve("docs/benchmarks/README.md"));
 		List<String> quoted = new ArrayList<>();

@@ -43,7 +43,8 @@ class BenchmarkSuiteSmokeTests {
 				"| client writes/cmd | server writes/cmd |", "| 1 KB | 64 |");
 		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
 		assertThat(markdown).contains("## Redis memory per key: plain SET vs sharded", "plain SET B/key",
-				"## Stored size per serializer", "## Server ceiling", "| 1 KB | 8 |", "| 70 KB | 1 |");
+				"## Stored size per serializer", "## Server ceiling", "| 1 KB | 8 |", "| 70 KB | 1 |",
+				"## Streaming memory", "| transfer | heap above idle | direct memory above idle | samples |");
 		assertThat(output.resolve(BenchmarkReport.CHARTS_FOLDER).resolve(BenchmarkSuite.MEMORY_CHART)).isRegularFile();
 
 		List<Path> charts;
