@@ -1,0 +1,121 @@
+package dev.slipcase.redis.lettuce;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link KeyInvalidations} against real servers (Redis 6.2, 7.0 and 8.0, Valkey 8.0):
+ * another client's writes under a tracked prefix are reported key by key and nothing else is, a
+ * flush is reported as one, and a tracking connection killed with {@code CLIENT KILL} reports the
+ * loss at once and, once Lettuce reconnected and tracking is on again, reports changes again.
+ */
+class KeyInvalidationsTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+	static Stream<Arguments> servers() {
+		return Stream.of(Arguments.of("Redis 6.2", (Supplier<RedisServer>) RedisServers::startRedis62),
+				Arguments.of("Redis 7.0", (Supplier<RedisServer>) RedisServers::start),
+				Arguments.of("Redis 8.0", (Supplier<RedisServer>) RedisServers::startRedis80),
+				Arguments.of("Valkey 8.0", (Supplier<RedisServer>) RedisServers::startValkey80));
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("servers")
+	void reportsChangesUnderItsPrefixesFlushesAndALostConnection(String name, Supplier<RedisServer> start)
+			throws Exception {
+		try (RedisServer redis = start.get()) {
+			RedisClient client = RedisClient.create();
+			Recorder recorder = new Recorder();
+			RedisURI uri = RedisURI.create(redis.endpoint().uri());
+			try (KeyInvalidations invalidations = KeyInvalidations
+				.open(client, uri, List.of("cache:", "other:"), recorder)
+				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+				assertThat(invalidations.isTracking()).isTrue();
+
+				redis.command("SET", "cache:1", "a");
+				redis.command("SET", "elsewhere:1", "b");
+				redis.command("DEL", "other:absent");
+				redis.command("SET", "other:2", "c");
+				waitUntil(() -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
+				// DEL of a missing key changes nothing; a key outside the prefixes is not tracked
+				assertThat(recorder.keys).containsOnly("cache:1", "other:2");
+
+				redis.command("FLUSHALL");
+				waitUntil(() -> recorder.flushes.get() == 1);
+
+				long id = invalidations.clientId(TIMEOUT);
+				redis.command("CLIENT", "KILL", "ID", Long.toString(id));
+				waitUntil(() -> recorder.lost.get() == 1);
+				waitUntil(() -> recorder.restored.get() == 1);
+				assertThat(invalidations.isTracking()).isTrue();
+				assertThat(invalidations.clientId(TIMEOUT)).as("a new connection").isNotEqualTo(id);
+
+				recorder.keys.clear();
+				redis.command("SET", "cache:after-reconnect", "d");
+				waitUntil(() -> recorder.keys.contains("cache:after-reconnect"));
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TIMEOUT.toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
+			Thread.sleep(10);
+		}
+	}
+
+	/** Everything a {@link KeyInvalidations} reported. */
+	private static final class Recorder implements KeyInvalidations.Listener {
+
+		final List<String> keys = new CopyOnWriteArrayList<>();
+
+		final AtomicInteger flushes = new AtomicInteger();
+
+		final AtomicInteger lost = new AtomicInteger();
+
+		final AtomicInteger restored = new AtomicInteger();
+
+		@Override
+		public void invalidated(List<String> keys) {
+			this.keys.addAll(keys);
+		}
+
+		@Override
+		public void flushed() {
+			this.flushes.incrementAndGet();
+		}
+
+		@Override
+		public void trackingLost() {
+			this.lost.incrementAndGet();
+		}
+
+		@Override
+		public void trackingRestored() {
+			this.restored.incrementAndGet();
+		}
+
+	}
+
+}
