@@ -7,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
+import io.lettuce.core.protocol.AsyncCommand;
+
 /**
  * The steps of one call that sends its commands in turns, each turn decided on the replies of the
  * one before (read a field, then follow its overflow marker; try a transaction, then write what it
@@ -68,6 +70,11 @@ public final class CallSteps {
 		track(List.of(reply));
 		cancelWhenGivenUp();
 		return reply;
+	}
+
+	/** Sends {@code command} alone on {@code channel} as this turn; see {@link #send(Supplier)}. */
+	public <K, V, T> CompletableFuture<T> send(CommandChannel<K, V> channel, AsyncCommand<K, V, T> command) {
+		return send(() -> channel.send(command));
 	}
 
 	/**

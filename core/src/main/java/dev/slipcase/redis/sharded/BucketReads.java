@@ -11,7 +11,6 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
-import io.lettuce.core.protocol.AsyncCommand;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -44,20 +43,20 @@ final class BucketReads {
 			return own;
 		}
 		return own.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
-				: call(steps, BinaryCommands.get(KeyPlacement.bytes(location.key()))));
+				: steps.send(this.redis, BinaryCommands.get(KeyPlacement.bytes(location.key()))));
 	}
 
 	/** The raw value of a location, from its bucket or its overflow key. */
 	CompletableFuture<byte @Nullable []> readOwn(CallSteps steps, Location location) {
 		if (!location.fieldFits()) {
-			return call(steps, BinaryCommands.get(location.overflow()));
+			return steps.send(this.redis, BinaryCommands.get(location.overflow()));
 		}
-		return call(steps, BinaryCommands.hget(location.bucket(), location.field()))
+		return steps.send(this.redis, BinaryCommands.hget(location.bucket(), location.field()))
 			.thenCompose((field) -> {
 				if (!FieldValues.isOverflow(field)) {
 					return CompletableFuture.completedFuture(FieldValues.decode(field));
 				}
-				return call(steps, BinaryCommands.get(location.overflow()))
+				return steps.send(this.redis, BinaryCommands.get(location.overflow()))
 					.thenCompose((bytes) -> (bytes != null) ? CompletableFuture.completedFuture(bytes)
 							: readAtomically(steps, List.of(location)).thenApply((values) -> values.get(0)));
 			});
@@ -207,15 +206,6 @@ final class BucketReads {
 			fillGaps(raw, found);
 			return raw;
 		});
-	}
-
-
-	/**
-	 * Sends {@code command} alone as a turn of {@code steps}; its reply. Failures stay as they
-	 * are: the template waiting for or subscribed to the call translates them, naming the call.
-	 */
-	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command) {
-		return steps.send(() -> this.redis.send(command));
 	}
 
 	private static void fillGaps(List<byte @Nullable []> raw, List<byte @Nullable []> found) {

@@ -17,7 +17,6 @@ import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.protocol.AsyncCommand;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -140,7 +139,8 @@ final class BucketStore {
 	CompletableFuture<Boolean> setIfAbsent(Location location, byte[] value) {
 		CallSteps steps = new CallSteps();
 		CompletableFuture<Boolean> plainKeyExists = this.namespace.readThrough()
-				? call(steps, BinaryCommands.exists(KeyPlacement.bytes(location.key()))).thenApply((count) -> count > 0)
+				? steps.send(this.redis, BinaryCommands.exists(KeyPlacement.bytes(location.key())))
+					.thenApply((count) -> count > 0)
 				: CompletableFuture.completedFuture(false);
 		return steps.result(plainKeyExists.thenCompose((exists) -> exists ? CompletableFuture.completedFuture(false)
 				: this.writes.write(steps, List.of(location), List.of(value), true, TtlMode.CLEAR, null)
@@ -156,7 +156,7 @@ final class BucketStore {
 		Location location = locate(key);
 		CallSteps steps = new CallSteps();
 		CompletableFuture<Boolean> plainDeleted = this.namespace.readThrough()
-				? call(steps, BinaryCommands.del(KeyPlacement.bytes(key)))
+				? steps.send(this.redis, BinaryCommands.del(KeyPlacement.bytes(key)))
 					.thenApply((count) -> count == 1)
 				: CompletableFuture.completedFuture(false);
 		return steps.result(plainDeleted.thenCompose((deleted) -> script(steps,
@@ -187,8 +187,9 @@ final class BucketStore {
 		String key = location.key();
 		if (!location.fieldFits()) {
 			return floating
-					? call(steps, BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta))).thenApply((value) -> Double.toString(value))
-					: call(steps, BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)))
+					? steps.send(this.redis, BinaryCommands.incrbyfloat(location.overflow(), Double.parseDouble(delta)))
+						.thenApply((value) -> Double.toString(value))
+					: steps.send(this.redis, BinaryCommands.incrby(location.overflow(), Long.parseLong(delta)))
 						.thenApply((value) -> Long.toString(value));
 		}
 		int entryLimit = this.writes.entryLimit(location);
@@ -247,11 +248,11 @@ final class BucketStore {
 				return CompletableFuture.completedFuture(null);
 			}
 			byte[] plainKey = KeyPlacement.bytes(location.key());
-			return call(steps, BinaryCommands.get(plainKey)).thenCompose((plain) -> {
+			return steps.send(this.redis, BinaryCommands.get(plainKey)).thenCompose((plain) -> {
 				if (plain == null) {
 					return CompletableFuture.completedFuture(null);
 				}
-				return call(steps, BinaryCommands.pttl(plainKey))
+				return steps.send(this.redis, BinaryCommands.pttl(plainKey))
 					.thenCompose((ttl) -> this.writes.copyPlainValue(steps, location, plainKey, plain,
 							(ttl > 0) ? TtlMode.SET : TtlMode.CLEAR, (ttl > 0) ? Duration.ofMillis(ttl) : null));
 			});
@@ -266,14 +267,14 @@ final class BucketStore {
 		CallSteps steps = new CallSteps();
 		return steps.result(place(steps, location).thenCompose((place) -> (switch (place) {
 			case ABSENT -> CompletableFuture.completedFuture(-2L);
-			case OVERFLOW -> call(steps, BinaryCommands.pttl(location.overflow()));
+			case OVERFLOW -> steps.send(this.redis, BinaryCommands.pttl(location.overflow()));
 			case BUCKET -> fieldTtl(steps, location);
 		}).thenCompose((ttl) -> {
 			if (ttl == -1 && place == Place.BUCKET && this.writes.bucketTtlMillis() > 0) {
-				return call(steps, BinaryCommands.pttl(location.bucket()));
+				return steps.send(this.redis, BinaryCommands.pttl(location.bucket()));
 			}
 			if (ttl == -2 && this.namespace.readThrough()) {
-				return call(steps, BinaryCommands.pttl(KeyPlacement.bytes(key)));
+				return steps.send(this.redis, BinaryCommands.pttl(KeyPlacement.bytes(key)));
 			}
 			return CompletableFuture.completedFuture(ttl);
 		})));
@@ -320,12 +321,12 @@ final class BucketStore {
 
 	private CompletableFuture<Place> place(CallSteps steps, Location location) {
 		CompletableFuture<@Nullable Place> inBucket = location.fieldFits()
-				? call(steps, BinaryCommands.hget(location.bucket(), location.field()))
+				? steps.send(this.redis, BinaryCommands.hget(location.bucket(), location.field()))
 					.thenApply((field) -> (field == null) ? Place.ABSENT
 							: FieldValues.isOverflow(field) ? null : Place.BUCKET)
 				: CompletableFuture.completedFuture(null);
 		return inBucket.thenCompose((place) -> (place != null) ? CompletableFuture.completedFuture(place)
-				: call(steps, BinaryCommands.exists(location.overflow()))
+				: steps.send(this.redis, BinaryCommands.exists(location.overflow()))
 					.thenApply((count) -> (count > 0) ? Place.OVERFLOW : Place.ABSENT));
 	}
 
@@ -333,7 +334,7 @@ final class BucketStore {
 		if (!this.limits.fieldExpiry()) {
 			return CompletableFuture.completedFuture(-1L);
 		}
-		return call(steps, BinaryCommands.hpttl(location.bucket(), location.field()))
+		return steps.send(this.redis, BinaryCommands.hpttl(location.bucket(), location.field()))
 			.thenApply((reply) -> reply.isEmpty() ? -2L : reply.get(0));
 	}
 
@@ -394,16 +395,11 @@ final class BucketStore {
 	record PlainValue(byte[] key, byte @Nullable [] value, long ttlMillis) {
 	}
 
-
 	/**
-	 * Sends {@code command} alone as a turn of {@code steps}; its reply. Failures stay as they
-	 * are: the template waiting for or subscribed to the call translates them, naming the call.
+	 * Sends one script call alone as a turn of {@code steps}; its reply. Failures of this and of
+	 * every turn stay as they are: the template waiting for or subscribed to the call translates
+	 * them once, naming the call.
 	 */
-	private <T> CompletableFuture<T> call(CallSteps steps, AsyncCommand<byte[], byte[], T> command) {
-		return steps.send(() -> this.redis.send(command));
-	}
-
-	/** Sends one script call alone as a turn of {@code steps}; its reply, failures as they are (see {@link #call}). */
 	private <T> CompletableFuture<T> script(CallSteps steps,
 			Function<Pipeline<byte[], byte[]>, CompletableFuture<T>> call) {
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
