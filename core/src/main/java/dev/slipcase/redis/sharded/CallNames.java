@@ -14,16 +14,19 @@ package dev.slipcase.redis.sharded;
  * @param readTtl reading a TTL
  * @param expire setting a TTL
  * @param persist removing a TTL
+ * @param getMany reading the values of several keys (no key follows)
+ * @param setMany writing the values of several keys (no key follows)
  */
 record CallNames(String get, String set, String setIfAbsent, String delete, String lookUp, String increment,
-		String readTtl, String expire, String persist) {
+		String readTtl, String expire, String persist, String getMany, String setMany) {
 
 	static CallNames of(String namespace) {
 		String in = " namespace '" + namespace + "'";
 		return new CallNames("read from" + in + " the key", "write to" + in + " the key",
 				"write (if absent) to" + in + " the key", "delete from" + in + " the key", "look up in" + in + " the key",
 				"increment in" + in + " the key", "read the TTL in" + in + " of the key",
-				"set the TTL in" + in + " of the key", "remove the TTL in" + in + " of the key");
+				"set the TTL in" + in + " of the key", "remove the TTL in" + in + " of the key",
+				"read keys of" + in, "write keys of" + in);
 	}
 
 }

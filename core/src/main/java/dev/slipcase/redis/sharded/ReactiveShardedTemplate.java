@@ -88,7 +88,7 @@ public final class ReactiveShardedTemplate<V> {
 	/** Stores {@code value} only when {@code key} has no value; emits whether it was stored. */
 	public Mono<Boolean> setIfAbsent(String key, V value) {
 		Location location = this.store.locate(key);
-		requireValue(key, value);
+		ShardedTemplate.requireValue(key, value);
 		return call(() -> this.store.setIfAbsent(location, this.template.serialize(value, key)), this.store.callNames().setIfAbsent(), key);
 	}
 
@@ -160,16 +160,9 @@ public final class ReactiveShardedTemplate<V> {
 		Assert.notNull(keys, "keys must not be null");
 		List<Location> locations = new ArrayList<>(keys.size());
 		keys.forEach((key) -> locations.add(this.store.locate(key)));
-		return call(() -> this.store.getAll(locations), "read " + keys.size() + " keys of namespace '"
-				+ namespace().name() + "'", null)
-			.map((raw) -> {
-				List<@Nullable V> values = new ArrayList<>(keys.size());
-				for (int i = 0; i < keys.size(); i++) {
-					byte[] bytes = raw.get(i);
-					values.add((bytes != null) ? this.template.deserialize(bytes, keys.get(i)) : null);
-				}
-				return values;
-			});
+		return call(() -> this.store.getAll(locations), this.store.callNames().getMany(), null)
+			.map((raw) -> this.template.deserializeAll(keys, raw, (bytes) -> {
+			}));
 	}
 
 	/** Stores every entry, removing TTLs; the commands of {@link ShardedTemplate#multiSet}. */
@@ -178,18 +171,18 @@ public final class ReactiveShardedTemplate<V> {
 		List<Location> locations = new ArrayList<>(values.size());
 		values.forEach((key, value) -> {
 			locations.add(this.store.locate(key));
-			requireValue(key, value);
+			ShardedTemplate.requireValue(key, value);
 		});
 		return call(() -> {
 			List<byte[]> serialized = new ArrayList<>(values.size());
 			values.forEach((key, value) -> serialized.add(this.template.serialize(value, key)));
 			return this.store.write(locations, serialized, false, TtlMode.CLEAR, null);
-		}, "write " + values.size() + " keys of namespace '" + namespace().name() + "'", null).then();
+		}, this.store.callNames().setMany(), null).then();
 	}
 
 	private Mono<Void> write(String key, V value, TtlMode ttlMode, @Nullable Duration ttl) {
 		Location location = this.store.locate(key);
-		requireValue(key, value);
+		ShardedTemplate.requireValue(key, value);
 		return call(() -> this.store.write(List.of(location), List.of(this.template.serialize(value, key)), false,
 				ttlMode, ttl), this.store.callNames().set(), key).then();
 	}
@@ -197,12 +190,6 @@ public final class ReactiveShardedTemplate<V> {
 	/** The outcome of the store call {@code start} starts when first asked for, see {@link ShardedTemplate}. */
 	private <T> Mono<T> call(Supplier<CompletableFuture<T>> start, String action, @Nullable String key) {
 		return this.store.redis().mono(start, action, key);
-	}
-
-	private static void requireValue(String key, @Nullable Object value) {
-		if (value == null) {
-			throw new IllegalArgumentException("value of " + key + " must not be null");
-		}
 	}
 
 }

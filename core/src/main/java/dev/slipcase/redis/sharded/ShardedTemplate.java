@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.LongConsumer;
 
 import dev.slipcase.redis.metrics.ObservedCall;
 import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
@@ -239,17 +240,8 @@ public final class ShardedTemplate<V> {
 		return observed("multiGet", (call) -> {
 			List<Location> locations = new ArrayList<>(keys.size());
 			keys.forEach((key) -> locations.add(this.store.locate(key)));
-			List<byte @Nullable []> raw = await(this.store.getAll(locations),
-					"read " + keys.size() + " keys of namespace '" + namespace().name() + "'", null);
-			List<@Nullable V> result = new ArrayList<>(keys.size());
-			for (int i = 0; i < keys.size(); i++) {
-				byte[] bytes = raw.get(i);
-				if (bytes != null) {
-					call.storedBytes(bytes.length);
-				}
-				result.add((bytes != null) ? deserialize(bytes, keys.get(i)) : null);
-			}
-			return result;
+			List<byte @Nullable []> raw = await(this.store.getAll(locations), this.store.callNames().getMany(), null);
+			return deserializeAll(keys, raw, call::storedBytes);
 		});
 	}
 
@@ -270,8 +262,8 @@ public final class ShardedTemplate<V> {
 				call.storedBytes(bytes.length);
 				serialized.add(bytes);
 			});
-			await(this.store.write(locations, serialized, false, TtlMode.CLEAR, null),
-					"write " + values.size() + " keys of namespace '" + namespace().name() + "'", null);
+			await(this.store.write(locations, serialized, false, TtlMode.CLEAR, null), this.store.callNames().setMany(),
+					null);
 			return null;
 		});
 	}
@@ -313,13 +305,15 @@ public final class ShardedTemplate<V> {
 			Location location = this.store.locate(key);
 			byte[] bytes = serialize(value, key);
 			call.storedBytes(bytes.length);
-			await(this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl), this.store.callNames().set(), key);
+			await(this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl), this.store.callNames().set(),
+					key);
 			return null;
 		});
 	}
 
 	private String increment(String key, String delta, boolean floating) {
-		return observed("increment", (call) -> await(this.store.increment(key, delta, floating), this.store.callNames().increment(), key));
+		return observed("increment",
+				(call) -> await(this.store.increment(key, delta, floating), this.store.callNames().increment(), key));
 	}
 
 	/** Runs {@code call} as one observed call: the observation current while it runs, stopped after. */
@@ -327,6 +321,30 @@ public final class ShardedTemplate<V> {
 		return SlipcaseObservationDocumentation.SHARDED
 			.start(this.observations, operation, namespace().name(), this.formatName)
 			.run(call);
+	}
+
+	/** Refuses a {@code null} value of {@code key}, with the message every write gives. */
+	static void requireValue(String key, @Nullable Object value) {
+		if (value == null) {
+			throw new IllegalArgumentException("value of " + key + " must not be null");
+		}
+	}
+
+	/**
+	 * The values of {@code keys} from their bytes, {@code null} where a key has none, each size
+	 * told to {@code storedBytes}.
+	 * @throws KeyedSerializationException naming the first key whose bytes cannot be read
+	 */
+	List<@Nullable V> deserializeAll(List<String> keys, List<byte @Nullable []> raw, LongConsumer storedBytes) {
+		List<@Nullable V> values = new ArrayList<>(keys.size());
+		for (int i = 0; i < keys.size(); i++) {
+			byte[] bytes = raw.get(i);
+			if (bytes != null) {
+				storedBytes.accept(bytes.length);
+			}
+			values.add((bytes != null) ? deserialize(bytes, keys.get(i)) : null);
+		}
+		return values;
 	}
 
 	/** Waits for a call of the store, see {@link dev.slipcase.redis.lettuce.CommandChannel#await}. */
@@ -347,9 +365,7 @@ public final class ShardedTemplate<V> {
 	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
 	 */
 	byte[] serialize(@Nullable V value, String key) {
-		if (value == null) {
-			throw new IllegalArgumentException("value of " + key + " must not be null");
-		}
+		requireValue(key, value);
 		byte[] bytes;
 		try {
 			bytes = this.serializer.serialize(value);
