@@ -14,12 +14,8 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.netty.util.internal.PlatformDependent;
-import org.reactivestreams.Subscription;
-import reactor.core.publisher.BaseSubscriber;
-import reactor.core.publisher.Mono;
-import reactor.core.publisher.Sinks;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 
 /**
@@ -97,39 +93,19 @@ public final class StreamingMemoryReport {
 		}
 	}
 
-	/** Downloads the value one chunk at a time, sampling {@code peak} every few chunks when given. */
-	private static void download(ReactiveValueTemplate<byte[]> reactive, String key, Peak peak) {
-		Sinks.Empty<Void> done = Sinks.empty();
-		reactive.download(key).subscribe(new BaseSubscriber<DataBuffer>() {
-
-			private long received;
-
-			@Override
-			protected void hookOnSubscribe(Subscription subscription) {
-				request(1);
+	/**
+	 * Downloads the value, sampling {@code peak} every few chunks when given: on the thread that
+	 * emits the chunk, so the stream waits for the sample (the download reads no further ahead
+	 * than its chunks in flight).
+	 */
+	private static void download(ReactiveValueTemplate<byte[]> reactive, String key, @Nullable Peak peak) {
+		AtomicLong received = new AtomicLong();
+		reactive.download(key).doOnNext((chunk) -> {
+			DataBufferUtils.release(chunk);
+			if (peak != null && received.incrementAndGet() % SAMPLE_EVERY == 0) {
+				peak.sample();
 			}
-
-			@Override
-			protected void hookOnNext(DataBuffer chunk) {
-				DataBufferUtils.release(chunk);
-				if (peak != null && ++this.received % SAMPLE_EVERY == 0) {
-					peak.sample();
-				}
-				request(1);
-			}
-
-			@Override
-			protected void hookOnComplete() {
-				done.tryEmitEmpty();
-			}
-
-			@Override
-			protected void hookOnError(Throwable failure) {
-				done.tryEmitError(failure);
-			}
-
-		});
-		Mono.from(done.asMono()).block(WAIT);
+		}).then().block(WAIT);
 	}
 
 	/** The markdown table of the rows. */
