@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
@@ -29,17 +32,25 @@ import org.springframework.util.Assert;
  * {@code invalidate} push messages name every key under those prefixes that any client changed
  * (written, deleted, expired or evicted), and carry no key at all when the database was flushed.
  * <p>
- * While the connection is down, changes go unreported: the {@link Listener} hears that tracking
- * was lost at once (a copy may be stale from then on), and that it is back only once Lettuce has
- * reconnected and Redis has acknowledged tracking again on the new connection. Redis forgets a
- * client's tracking with its connection, so it is enabled again on every reconnect.
+ * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
+ * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
+ * for its answer longer than {@code heartbeat}:
+ * a {@code PONG} arrives after every invalidation Redis sent before it on the same connection, so
+ * while heartbeats come back in time, no change goes unreported for longer than about twice
+ * the heartbeat. The {@link Listener} hears at once when tracking stops being trusted (the connection
+ * dropped, or a heartbeat is late: the server is paused, or the client's event loop is starved),
+ * and when it is trusted again. Redis forgets a client's tracking with its connection, so it is
+ * enabled again on every reconnect.
  * <p>
- * Listeners are called on the connection's event loop: they must not block. Thread-safe.
- * {@link #close()} closes the connection.
+ * Listeners are called on the connection's event loop or the client's scheduler, one call at a
+ * time: they must not block. Thread-safe. {@link #close()} closes the connection.
  */
 public final class KeyInvalidations implements AutoCloseable {
 
-	/** What a {@link KeyInvalidations} reports; called on the connection's event loop, must not block. */
+	/** How often per heartbeat interval it checks whether a heartbeat is due or late. */
+	private static final int TICKS_PER_HEARTBEAT = 4;
+
+	/** What a {@link KeyInvalidations} reports; called one at a time, must not block. */
 	public interface Listener {
 
 		/** These keys changed; a copy of any of them is stale. */
@@ -49,13 +60,18 @@ public final class KeyInvalidations implements AutoCloseable {
 		void flushed();
 
 		/**
-		 * Tracking is down (the connection dropped, or tracking could not be enabled again): changes
-		 * go unreported until {@link #trackingRestored()}; no copy can be trusted meanwhile.
+		 * Tracking is no longer trusted (the connection dropped, tracking could not be enabled again,
+		 * or a heartbeat is late): changes may go unreported until {@link #trackingTrusted()}; no
+		 * copy can be trusted meanwhile.
 		 */
 		void trackingLost();
 
-		/** Tracking is back: changes from here on are reported; what changed meanwhile was not. */
-		void trackingRestored();
+		/**
+		 * Tracking is trusted: changes from here on are reported. Called once tracking starts, and
+		 * after each {@link #trackingLost()} once it is back (what changed meanwhile may not have
+		 * been reported).
+		 */
+		void trackingTrusted();
 
 	}
 
@@ -65,22 +81,40 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	private final Listener listener;
 
+	private final long heartbeatNanos;
+
 	private final ConnectionEvents events = new ConnectionEvents();
 
-	private volatile boolean active;
+	/** Redis acknowledged tracking on the current connection, and it has not dropped since. */
+	private boolean enabled;
 
-	private volatile boolean closed;
+	/** A heartbeat is outstanding for longer than the heartbeat interval. */
+	private boolean lagging;
+
+	private boolean closed;
+
+	/** What the listener was last told. */
+	private boolean trusted;
+
+	/** When the outstanding heartbeat was sent ({@code System.nanoTime()}), or {@code 0}: none is. */
+	private long heartbeatSentAt;
+
+	/** When the last heartbeat was answered or failed ({@code System.nanoTime()}). */
+	private long lastAnswerAt = System.nanoTime();
+
+	private @Nullable ScheduledFuture<?> heartbeats;
 
 	private KeyInvalidations(StatefulRedisConnection<String, String> connection, TrackingArgs tracking,
-			Listener listener) {
+			Listener listener, Duration heartbeat) {
 		this.connection = connection;
 		this.tracking = tracking;
 		this.listener = listener;
+		this.heartbeatNanos = heartbeat.toNanos();
 	}
 
 	/**
-	 * Opens a tracking connection to {@code uri} for the keys under {@code prefixes}; completes once
-	 * Redis tracks them.
+	 * Opens a tracking connection to {@code uri} for the keys under {@code prefixes}, with a
+	 * heartbeat every second; completes once Redis tracks them.
 	 * @param client a client whose connections speak RESP3 (Lettuce's default with Redis 6+)
 	 * @param prefixes the key prefixes to track, at least one; an empty string tracks every key
 	 * @param listener told of every change, never {@code null}
@@ -88,11 +122,35 @@ public final class KeyInvalidations implements AutoCloseable {
 	 */
 	public static CompletableFuture<KeyInvalidations> open(RedisClient client, RedisURI uri, List<String> prefixes,
 			Listener listener) {
+		return open(Connectors.of(client, uri, StringCodec.UTF8), prefixes, listener, Duration.ofSeconds(1));
+	}
+
+	/**
+	 * Opens a tracking connection with {@code connector} for the keys under {@code prefixes};
+	 * completes once Redis tracks them.
+	 * @param connector opens a connection to one server (not a cluster), such as
+	 * {@link Connectors#following} a Spring connection factory's client
+	 * @param prefixes the key prefixes to track, at least one, none a prefix of another; an empty
+	 * string tracks every key
+	 * @param listener told of every change, never {@code null}
+	 * @param heartbeat how often to check that the connection answers, and how late an answer
+	 * may be before tracking is no longer trusted
+	 * @return the open tracking, or a future that fails when the connection fails or Redis refuses
+	 * (RESP2 only, say)
+	 */
+	public static CompletableFuture<KeyInvalidations> open(Connector<String, String> connector, List<String> prefixes,
+			Listener listener, Duration heartbeat) {
 		Assert.notEmpty(prefixes, "prefixes must not be empty");
 		Assert.notNull(listener, "listener must not be null");
+		Assert.isTrue(heartbeat.toMillis() > 0, "heartbeat must be positive");
 		TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(prefixes.toArray(String[]::new));
-		return client.connectAsync(StringCodec.UTF8, uri).toCompletableFuture().thenCompose((connection) -> {
-			KeyInvalidations invalidations = new KeyInvalidations(connection, tracking, listener);
+		return connector.connect(0).thenCompose((opened) -> {
+			if (!(opened instanceof StatefulRedisConnection<String, String> connection)) {
+				opened.closeAsync();
+				throw new IllegalArgumentException("tracking needs a connection to one server, not "
+						+ opened.getClass().getSimpleName());
+			}
+			KeyInvalidations invalidations = new KeyInvalidations(connection, tracking, listener, heartbeat);
 			return invalidations.start().handle((ok, failure) -> {
 				if (failure != null) {
 					invalidations.close();
@@ -112,7 +170,18 @@ public final class KeyInvalidations implements AutoCloseable {
 		}
 		this.connection.addListener((PushListener) this::pushed);
 		this.connection.addListener(this.events);
-		return enableTracking().thenRun(() -> this.active = true);
+		return enableTracking().thenRun(() -> {
+			synchronized (this) {
+				this.enabled = true;
+				update();
+				if (!this.closed) {
+					long tick = this.heartbeatNanos / TICKS_PER_HEARTBEAT;
+					this.heartbeats = this.connection.getResources()
+						.eventExecutorGroup()
+						.scheduleAtFixedRate(this::heartbeat, tick, tick, TimeUnit.NANOSECONDS);
+				}
+			}
+		});
 	}
 
 	private CompletableFuture<Void> enableTracking() {
@@ -123,15 +192,66 @@ public final class KeyInvalidations implements AutoCloseable {
 		});
 	}
 
-	/** Whether changes are reported right now. */
-	public boolean isTracking() {
-		return this.active && !this.closed;
+	/** Whether changes are reported right now: tracking is trusted. */
+	public synchronized boolean isTracking() {
+		return this.trusted;
 	}
 
 	/** The id Redis gives the tracking connection ({@code CLIENT ID}), for tests and diagnostics. */
 	public long clientId(Duration timeout) {
 		return Await.result(this.connection.async().clientId().toCompletableFuture(), timeout, "read the client id",
 				null);
+	}
+
+	/** Runs a few times per heartbeat: sends one when it is due, and notices one that is late. */
+	private void heartbeat() {
+		long now = System.nanoTime();
+		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
+			if (this.heartbeatSentAt != 0) {
+				if (now - this.heartbeatSentAt > this.heartbeatNanos) {
+					this.lagging = true;
+					update();
+				}
+				return;
+			}
+			if (now - this.lastAnswerAt < this.heartbeatNanos) {
+				return;
+			}
+			this.heartbeatSentAt = now;
+		}
+		long sentAt = now;
+		this.connection.async().ping().toCompletableFuture().whenComplete((pong, failure) -> answered(sentAt, failure));
+	}
+
+	private synchronized void answered(long sentAt, @Nullable Throwable failure) {
+		if (this.heartbeatSentAt != sentAt) {
+			return;
+		}
+		this.heartbeatSentAt = 0;
+		this.lastAnswerAt = System.nanoTime();
+		if (failure == null) {
+			// every invalidation sent before this PONG has been reported
+			this.lagging = false;
+			update();
+		}
+	}
+
+	/** Tells the listener when whether tracking is trusted changed. Called holding the lock. */
+	private void update() {
+		boolean now = this.enabled && !this.lagging && !this.closed;
+		if (now == this.trusted) {
+			return;
+		}
+		this.trusted = now;
+		if (now) {
+			this.listener.trackingTrusted();
+		}
+		else {
+			this.listener.trackingLost();
+		}
 	}
 
 	private void pushed(PushMessage message) {
@@ -161,10 +281,18 @@ public final class KeyInvalidations implements AutoCloseable {
 		return (bytes != null) ? StandardCharsets.UTF_8.decode(bytes).toString() : null;
 	}
 
-	/** Stops tracking and closes the connection. */
+	/** Stops tracking and closes the connection; the listener hears nothing more. */
 	@Override
 	public void close() {
-		this.closed = true;
+		ScheduledFuture<?> scheduled;
+		synchronized (this) {
+			this.closed = true;
+			this.trusted = false;
+			scheduled = this.heartbeats;
+		}
+		if (scheduled != null) {
+			scheduled.cancel(false);
+		}
 		this.connection.closeAsync();
 	}
 
@@ -173,25 +301,37 @@ public final class KeyInvalidations implements AutoCloseable {
 
 		@Override
 		public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-			if (connection == KeyInvalidations.this.connection && !KeyInvalidations.this.closed) {
-				KeyInvalidations.this.active = false;
-				KeyInvalidations.this.listener.trackingLost();
+			if (isOurs(connection)) {
+				synchronized (KeyInvalidations.this) {
+					KeyInvalidations.this.enabled = false;
+					update();
+				}
 			}
 		}
 
 		@Override
 		public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
-			if (connection != KeyInvalidations.this.connection || KeyInvalidations.this.closed
-					|| KeyInvalidations.this.active) {
+			if (!isOurs(connection)) {
 				return;
+			}
+			synchronized (KeyInvalidations.this) {
+				if (KeyInvalidations.this.closed || KeyInvalidations.this.enabled || KeyInvalidations.this.heartbeats == null) {
+					return; // the first connect, which start() enables
+				}
 			}
 			// a reconnect: Redis forgot the old connection's tracking
 			enableTracking().whenComplete((ok, failure) -> {
-				if (failure == null && !KeyInvalidations.this.closed) {
-					KeyInvalidations.this.active = true;
-					KeyInvalidations.this.listener.trackingRestored();
+				if (failure == null) {
+					synchronized (KeyInvalidations.this) {
+						KeyInvalidations.this.enabled = true;
+						update();
+					}
 				}
 			});
+		}
+
+		private boolean isOurs(RedisChannelHandler<?, ?> handler) {
+			return (Object) handler == (Object) KeyInvalidations.this.connection;
 		}
 
 	}

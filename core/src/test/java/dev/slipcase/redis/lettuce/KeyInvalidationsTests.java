@@ -23,7 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Tests for {@link KeyInvalidations} against real servers (Redis 6.2, 7.0 and 8.0, Valkey 8.0):
  * another client's writes under a tracked prefix are reported key by key and nothing else is, a
  * flush is reported as one, and a tracking connection killed with {@code CLIENT KILL} reports the
- * loss at once and, once Lettuce reconnected and tracking is on again, reports changes again.
+ * loss at once and, once Lettuce reconnected and tracking is on again, reports changes again; a
+ * paused server ({@code CLIENT PAUSE}) makes tracking untrusted until its heartbeat answers.
  */
 class KeyInvalidationsTests {
 
@@ -48,6 +49,7 @@ class KeyInvalidationsTests {
 				.open(client, uri, List.of("cache:", "other:"), recorder)
 				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
 				assertThat(invalidations.isTracking()).isTrue();
+				assertThat(recorder.restored).as("told once tracking started").hasValue(1);
 
 				redis.command("SET", "cache:1", "a");
 				redis.command("SET", "elsewhere:1", "b");
@@ -63,13 +65,20 @@ class KeyInvalidationsTests {
 				long id = invalidations.clientId(TIMEOUT);
 				redis.command("CLIENT", "KILL", "ID", Long.toString(id));
 				waitUntil(() -> recorder.lost.get() == 1);
-				waitUntil(() -> recorder.restored.get() == 1);
+				waitUntil(() -> recorder.restored.get() == 2);
 				assertThat(invalidations.isTracking()).isTrue();
 				assertThat(invalidations.clientId(TIMEOUT)).as("a new connection").isNotEqualTo(id);
 
 				recorder.keys.clear();
 				redis.command("SET", "cache:after-reconnect", "d");
 				waitUntil(() -> recorder.keys.contains("cache:after-reconnect"));
+
+				// a paused server answers no heartbeat: tracking is not trusted until it answers again
+				redis.command("CLIENT", "PAUSE", "4000", "ALL");
+				waitUntil(() -> recorder.lost.get() == 2);
+				assertThat(invalidations.isTracking()).isFalse();
+				waitUntil(() -> recorder.restored.get() == 3);
+				assertThat(invalidations.isTracking()).isTrue();
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -112,7 +121,7 @@ class KeyInvalidationsTests {
 		}
 
 		@Override
-		public void trackingRestored() {
+		public void trackingTrusted() {
 			this.restored.incrementAndGet();
 		}
 
