@@ -2,6 +2,7 @@ package dev.slipcase.redis.autoconfigure;
 
 import dev.slipcase.redis.autoconfigure.cache.CacheValueSerializers;
 import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
+import dev.slipcase.redis.autoconfigure.cache.NearCacheManagerPostProcessor;
 import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheConfigurationCustomizer;
 import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheManagerBuilderCustomizer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
@@ -23,7 +24,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Spring Cache values through Slipcase's serializers, when spring-boot-cache is present: a
  * customizer of Boot's Redis cache manager with each cache typed by its cached methods. Imported
- * by {@link SlipcaseRedisAutoConfiguration}.
+ * by {@link SlipcaseRedisAutoConfiguration}. With {@code slipcase.redis.cache.near.enabled}, the
+ * cache manager gets a near tier ({@link NearCacheManagerPostProcessor}).
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(RedisCacheManagerBuilderCustomizer.class)
@@ -48,6 +50,14 @@ final class SlipcaseCacheConfiguration {
 				CachedMethods.find(beanFactory, operations));
 		return new SlipcaseCacheManagerBuilderCustomizer(serializers, properties.getCache(),
 				customizers.orderedStream().toList(), connectionFactory);
+	}
+
+	@Bean
+	@ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+	@ConditionalOnBooleanProperty("slipcase.redis.cache.near.enabled")
+	static NearCacheManagerPostProcessor slipcaseNearCacheManagerPostProcessor(
+			ObjectProvider<SlipcaseRedisProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
+		return new NearCacheManagerPostProcessor(properties, connectionFactories);
 	}
 
 }

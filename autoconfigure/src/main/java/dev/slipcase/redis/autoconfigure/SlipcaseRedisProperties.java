@@ -308,6 +308,15 @@ public class SlipcaseRedisProperties {
 		 */
 		private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
+		/**
+		 * The near tier: a local copy of values kept correct by Redis' invalidations.
+		 */
+		private final Near near = new Near();
+
+		public Near getNear() {
+			return this.near;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -326,6 +335,79 @@ public class SlipcaseRedisProperties {
 
 		public Map<String, CacheSpec> getCaches() {
 			return this.caches;
+		}
+
+	}
+
+	/** Settings of the near tier of Spring caches. */
+	public static class Near {
+
+		/**
+		 * Whether caches have a near tier: decoded values held in the JVM, invalidated by Redis'
+		 * client tracking.
+		 */
+		private boolean enabled;
+
+		/**
+		 * The caches with a near tier; when empty, every cache the cache manager knows at start.
+		 */
+		private List<String> cacheNames = new ArrayList<>();
+
+		/**
+		 * The most entries each cache's near tier holds; least recently used beyond.
+		 */
+		private long maximumSize = 10_000;
+
+		/**
+		 * How long a near entry is held at most after it was read; unlimited when not set (Redis'
+		 * invalidations keep it correct), and never longer than the cache's time to live.
+		 */
+		private @Nullable Duration maximumAge;
+
+		/**
+		 * How often the tracking connection is checked, and how late its answer may be before the
+		 * near tier is cleared and bypassed until it answers again.
+		 */
+		private Duration heartbeat = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public List<String> getCacheNames() {
+			return this.cacheNames;
+		}
+
+		public void setCacheNames(List<String> cacheNames) {
+			this.cacheNames = cacheNames;
+		}
+
+		public long getMaximumSize() {
+			return this.maximumSize;
+		}
+
+		public void setMaximumSize(long maximumSize) {
+			this.maximumSize = maximumSize;
+		}
+
+		public @Nullable Duration getMaximumAge() {
+			return this.maximumAge;
+		}
+
+		public void setMaximumAge(@Nullable Duration maximumAge) {
+			this.maximumAge = maximumAge;
+		}
+
+		public Duration getHeartbeat() {
+			return this.heartbeat;
+		}
+
+		public void setHeartbeat(Duration heartbeat) {
+			this.heartbeat = heartbeat;
 		}
 
 	}

@@ -1,0 +1,229 @@
+package dev.slipcase.redis.autoconfigure.cache;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import dev.slipcase.redis.autoconfigure.RedisProperties;
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.autoconfigure.fixtures.Order;
+import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.near.NearCacheManager;
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.Cacheable;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.cache.RedisCacheManager;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The near tier of {@code @Cacheable} caches in a Boot app against a real Redis (7.0): off by
+ * default, on with {@code slipcase.redis.cache.near.enabled} for the named caches only, a hit
+ * served without a command to Redis, and the local copy forgotten when another client changes the
+ * key, when the database is flushed, and while the tracking connection is killed or the server
+ * paused.
+ */
+class NearCacheIntegrationTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(15);
+
+	private static final RedisServer redis = RedisServers.start();
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+				SlipcaseRedisAutoConfiguration.class))
+		.withUserConfiguration(CachingApp.class)
+		.withPropertyValues(RedisProperties.of(redis))
+		.withPropertyValues("spring.cache.type=redis");
+
+	@AfterAll
+	static void stop() throws Exception {
+		redis.close();
+	}
+
+	@Test
+	void offByDefault() {
+		this.runner.run((context) -> assertThat(context.getBean(CacheManager.class)).isExactlyInstanceOf(
+				RedisCacheManager.class));
+	}
+
+	@Test
+	void offWithoutCaffeine() {
+		this.runner.withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true")
+			.run((context) -> assertThat(context.getBean(CacheManager.class))
+				.isExactlyInstanceOf(RedisCacheManager.class));
+	}
+
+	@Test
+	void onlyTheNamedCachesHaveANearTierAndTheManagerIsStillARedisCacheManager() {
+		this.runner
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.cache-names=orders")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				assertThat(context.getBean(RedisCacheManager.class)).isSameAs(manager);
+				assertThat(manager.nearTiers()).containsOnlyKeys("orders");
+				assertThat(manager.getCache("orders")).isInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
+				assertThat(manager.getCache("others")).isNotInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
+				assertThat(manager.getCacheNames()).contains("orders", "others");
+			});
+	}
+
+	@Test
+	void everyKnownCacheHasANearTierWhenNoneIsNamed() {
+		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true").run((context) -> {
+			NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+			assertThat(manager.nearTiers()).containsKeys("orders", "others");
+		});
+	}
+
+	@Test
+	void noCacheToGiveANearTierFailsNamingTheProperty() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseRedisAutoConfiguration.class))
+			.withUserConfiguration(EmptyCachingApp.class)
+			.withPropertyValues(RedisProperties.of(redis))
+			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(SlipcaseConfigurationException.class)
+				.hasMessageContaining("slipcase.redis.cache.near.cache-names"));
+	}
+
+	@Test
+	void hitsAreServedLocallyAndAnotherClientsChangeFlushKillAndPauseAreSeen() {
+		this.runner
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.heartbeat=500ms",
+					"spring.cache.redis.key-prefix=near-it:")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				NearCache near = manager.nearTiers().get("orders");
+				OrderService service = context.getBean(OrderService.class);
+				waitUntil(near::isTrusted);
+
+				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
+				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
+				assertThat(service.calls()).isEqualTo(1);
+				waitUntil(() -> near.peek("near-it:orders::1") != null || fetchAgain(service));
+				long gets = gets();
+				for (int i = 0; i < 100; i++) {
+					assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
+				}
+				assertThat(gets()).as("GETs sent for 100 near hits").isEqualTo(gets);
+				assertThat(near.hits()).isGreaterThanOrEqualTo(100);
+
+				// another client deletes the entry: Redis' invalidation makes the next call a miss
+				redis.command("DEL", "near-it:orders::1");
+				waitUntil(() -> near.peek("near-it:orders::1") == null);
+				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
+				assertThat(service.calls()).isEqualTo(2);
+				assertThat(near.invalidations()).isPositive();
+
+				// a flush clears the tier
+				service.order(2);
+				waitUntil(() -> near.peek("near-it:orders::2") != null || fetchAgain(service, 2));
+				redis.command("FLUSHALL");
+				waitUntil(() -> near.peek("near-it:orders::2") == null);
+
+				// a killed tracking connection bypasses the tier until tracking is back
+				service.order(3);
+				waitUntil(() -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
+				redis.command("CLIENT", "KILL", "ID", Long.toString(manager.tracking().clientId(TIMEOUT)));
+				waitUntil(() -> !near.isTrusted() || near.flushes() >= 2);
+				assertThat(near.peek("near-it:orders::3")).isNull();
+				waitUntil(near::isTrusted);
+
+				// a paused server stops heartbeats: the tier is cleared and bypassed, then back
+				service.order(3);
+				waitUntil(() -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
+				long bypassed = near.bypassed();
+				redis.command("CLIENT", "PAUSE", "2500", "ALL");
+				waitUntil(() -> !near.isTrusted());
+				assertThat(near.peek("near-it:orders::3")).isNull();
+				service.order(3);
+				assertThat(near.bypassed()).isGreaterThan(bypassed);
+				waitUntil(near::isTrusted);
+			});
+	}
+
+	/** Reads again while a fetch raced something that dropped it, so that the tier is filled. */
+	private static boolean fetchAgain(OrderService service) {
+		return fetchAgain(service, 1);
+	}
+
+	private static boolean fetchAgain(OrderService service, long id) {
+		service.order(id);
+		return false;
+	}
+
+	private static long gets() {
+		String calls = redis.info("commandstats", "cmdstat_get");
+		if (calls == null) {
+			return 0;
+		}
+		String count = calls.substring(calls.indexOf("calls=") + 6);
+		return Long.parseLong(count.substring(0, count.indexOf(',')));
+	}
+
+	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TIMEOUT.toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
+			Thread.sleep(10);
+		}
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class CachingApp {
+
+		@Bean
+		OrderService orderService() {
+			return new OrderService();
+		}
+
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class EmptyCachingApp {
+
+	}
+
+	public static class OrderService {
+
+		private final AtomicInteger calls = new AtomicInteger();
+
+		public int calls() {
+			return this.calls.get();
+		}
+
+		@Cacheable("orders")
+		public Order order(long id) {
+			this.calls.incrementAndGet();
+			return Order.sample(id, null);
+		}
+
+		@Cacheable("others")
+		public Order other(long id) {
+			this.calls.incrementAndGet();
+			return Order.sample(id, null);
+		}
+
+	}
+
+}

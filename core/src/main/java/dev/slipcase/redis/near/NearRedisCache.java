@@ -1,0 +1,159 @@
+package dev.slipcase.redis.near;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.cache.support.NullValue;
+import org.springframework.data.redis.cache.RedisCache;
+
+/**
+ * A Spring Data {@link RedisCache} with a {@link NearCache} in front: reads are served from the
+ * near tier while Redis' invalidations are trusted, and fetched from Redis (once for all concurrent
+ * readers of a key) otherwise; writes, evictions and clears go to Redis and forget the local copy,
+ * before and after, so that this instance reads its own writes. Values are held as the cache's
+ * value serializer decoded them and handed out as they are: cache immutable values (records,
+ * strings, immutable collections), or copy what a caller changes.
+ * <p>
+ * Created from a {@code RedisCache} (its name, writer and configuration) by
+ * {@link NearCacheManager}. Local copies are found by the Redis key the cache writes, so the key
+ * serializer must write UTF-8 (Spring Data's default); with any other, reads go to Redis.
+ * Thread-safe; holds no buffer.
+ */
+public class NearRedisCache extends RedisCache {
+
+	private static final String PROBE = "near:probe:\u00e9";
+
+	private final NearCache near;
+
+	private final boolean utf8Keys;
+
+	/**
+	 * A near cache over the same Redis entries as {@code cache}.
+	 * @param cache the Redis cache whose name, writer and configuration it takes
+	 * @param near its local tier, tracked on {@link #keyPrefix()}
+	 */
+	public NearRedisCache(RedisCache cache, NearCache near) {
+		super(cache.getName(), cache.getNativeCache(), cache.getCacheConfiguration());
+		this.near = near;
+		this.utf8Keys = Arrays.equals(serializeCacheKey(PROBE), PROBE.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** The local tier. */
+	public NearCache near() {
+		return this.near;
+	}
+
+	/** The prefix of every key this cache writes: what Redis must track for it. */
+	public String keyPrefix() {
+		return getCacheConfiguration().usePrefix() ? getCacheConfiguration().getKeyPrefixFor(getName()) : "";
+	}
+
+	private @Nullable String redisKey(Object key) {
+		return this.utf8Keys ? createCacheKey(key) : null;
+	}
+
+	@Override
+	protected @Nullable Object lookup(Object key) {
+		String redisKey = redisKey(key);
+		return (redisKey != null) ? this.near.get(redisKey, () -> super.lookup(key)) : super.lookup(key);
+	}
+
+	@Override
+	@SuppressWarnings("unchecked")
+	public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
+		String redisKey = redisKey(key);
+		if (redisKey == null) {
+			return super.get(key, valueLoader);
+		}
+		Object stored = this.near.get(redisKey, () -> storeValue(super.get(key, valueLoader)));
+		return (T) fromStoreValue(stored);
+	}
+
+	private @Nullable Object storeValue(@Nullable Object value) {
+		return (value != null) ? value : (isAllowNullValues() ? NullValue.INSTANCE : null);
+	}
+
+	@Override
+	public CompletableFuture<ValueWrapper> retrieve(Object key) {
+		String redisKey = redisKey(key);
+		if (redisKey == null) {
+			return super.retrieve(key);
+		}
+		Supplier<CompletableFuture<@Nullable Object>> fetch = () -> super.retrieve(key)
+			.thenApply((wrapper) -> (wrapper != null) ? storeValue(wrapper.get()) : null);
+		return this.near.getAsync(redisKey, fetch).thenApply(this::toValueWrapper);
+	}
+
+	@Override
+	public void put(Object key, @Nullable Object value) {
+		writing(key, () -> super.put(key, value));
+	}
+
+	@Override
+	public @Nullable ValueWrapper putIfAbsent(Object key, @Nullable Object value) {
+		return written(key, () -> super.putIfAbsent(key, value));
+	}
+
+	@Override
+	public void evict(Object key) {
+		writing(key, () -> super.evict(key));
+	}
+
+	@Override
+	public boolean evictIfPresent(Object key) {
+		return written(key, () -> super.evictIfPresent(key));
+	}
+
+	@Override
+	public void clear() {
+		this.near.clear();
+		super.clear();
+		this.near.clear();
+	}
+
+	@Override
+	public void clear(String keyPattern) {
+		this.near.clear();
+		super.clear(keyPattern);
+		this.near.clear();
+	}
+
+	@Override
+	public boolean invalidate() {
+		this.near.clear();
+		boolean invalidated = super.invalidate();
+		this.near.clear();
+		return invalidated;
+	}
+
+	private void writing(Object key, Runnable write) {
+		written(key, () -> {
+			write.run();
+			return null;
+		});
+	}
+
+	/**
+	 * Forgets the local copy before the write, so that no fetch under way stores what it read, and
+	 * after, so that this instance reads its own write even before Redis' invalidation arrives.
+	 */
+	private <T> T written(Object key, Supplier<T> write) {
+		String redisKey = redisKey(key);
+		if (redisKey == null) {
+			return write.get();
+		}
+		this.near.forget(redisKey);
+		try {
+			return write.get();
+		}
+		finally {
+			this.near.forget(redisKey);
+		}
+	}
+
+}
