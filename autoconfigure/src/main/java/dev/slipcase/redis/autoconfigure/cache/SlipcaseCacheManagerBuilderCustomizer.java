@@ -52,9 +52,14 @@ public final class SlipcaseCacheManagerBuilderCustomizer implements RedisCacheMa
 
 	@Override
 	public void customize(RedisCacheManagerBuilder builder) {
-		// The writer Boot's builder starts from, with Slipcase's additions.
-		builder.cacheWriter(new SlipcaseCacheWriter(RedisCacheWriter.nonLockingRedisCacheWriter(this.connectionFactory),
-				this.serializers.byCache(), this.serializers.defaults()));
+		// The writer Boot's builder starts from, with Slipcase's additions. With a near tier, a put
+		// must be in Redis when it returns: Spring Data's asynchronous writes go out through the
+		// reactive connection in no promised order, so that a read after it, or a later put of
+		// the same key, could overtake it.
+		RedisCacheWriter writer = this.properties.getNear().isEnabled()
+				? RedisCacheWriter.create(this.connectionFactory, (configurer) -> configurer.immediateWrites())
+				: RedisCacheWriter.nonLockingRedisCacheWriter(this.connectionFactory);
+		builder.cacheWriter(new SlipcaseCacheWriter(writer, this.serializers.byCache(), this.serializers.defaults()));
 		RedisCacheConfiguration defaults = customized(null,
 				withSerializer(builder.cacheDefaults(), this.serializers.defaults()));
 		builder.cacheDefaults(defaults);

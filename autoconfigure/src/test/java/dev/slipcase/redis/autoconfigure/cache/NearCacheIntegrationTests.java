@@ -160,6 +160,23 @@ class NearCacheIntegrationTests {
 			});
 	}
 
+	@Test
+	void aPutIsInRedisWhenItReturns() {
+		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.key-prefix=near-put:")
+			.run((context) -> {
+				org.springframework.cache.Cache orders = context.getBean(CacheManager.class).getCache("orders");
+				try (io.lettuce.core.RedisClient plain = io.lettuce.core.RedisClient
+					.create(io.lettuce.core.RedisURI.create(redis.endpoint().uri()));
+						io.lettuce.core.api.StatefulRedisConnection<String, String> connection = plain.connect()) {
+					for (long id = 0; id < 1_000; id++) {
+						orders.put(id, Order.sample(id, null));
+						// Spring Data's asynchronous writes would let this read overtake the write
+						assertThat(connection.sync().exists("near-put:orders::" + id)).as("entry %d", id).isOne();
+					}
+				}
+			});
+	}
+
 	/** Reads again while a fetch raced something that dropped it, so that the tier is filled. */
 	private static boolean fetchAgain(OrderService service) {
 		return fetchAgain(service, 1);

@@ -1,0 +1,329 @@
+package dev.slipcase.redis.autoconfigure.cache;
+
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import dev.slipcase.redis.autoconfigure.RedisProperties;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.near.NearCacheManager;
+import dev.slipcase.redis.near.NearRedisCache;
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache.ValueWrapper;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.Cacheable;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The near tier under races and faults, against real servers (Redis 6.2, 7.0, 8.0, Valkey 8.0):
+ * two app contexts (two clients) share a Redis; 8 writer threads (on the first context, or on a
+ * plain Lettuce client that Slipcase knows nothing of) raise the version of 1,000 keys, each key
+ * always by the same writer; 8 reader threads on each context read them through the near tier,
+ * while a chaos thread kills the tracking connections ({@code CLIENT KILL}) and pauses the server
+ * ({@code CLIENT PAUSE}) at random. No reader may read a version older than one it has already
+ * read of that key, and once writes stop and a second has passed, every near entry must equal
+ * Redis' value. Runs {@code slipcase.chaos.seconds} seconds (20 by default) per server and writer.
+ */
+class NearCacheChaosTests {
+
+	private static final int KEYS = 1_000;
+
+	private static final int WRITERS = 8;
+
+	private static final int READERS = 8;
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+	private static final Duration RUN = Duration.ofSeconds(Long.getLong("slipcase.chaos.seconds", 20));
+
+	private static final String PREFIX = "chaos:";
+
+	static Stream<Arguments> runs() {
+		List<Arguments> runs = new ArrayList<>();
+		Map<String, Supplier<RedisServer>> servers = new java.util.LinkedHashMap<>();
+		servers.put("Redis 6.2", RedisServers::startRedis62);
+		servers.put("Redis 7.0", RedisServers::start);
+		servers.put("Redis 8.0", RedisServers::startRedis80);
+		servers.put("Valkey 8.0", RedisServers::startValkey80);
+		servers.forEach((name, start) -> {
+			runs.add(Arguments.of(name, start, false));
+			runs.add(Arguments.of(name, start, true));
+		});
+		return runs.stream();
+	}
+
+	@ParameterizedTest(name = "{0}, plain Lettuce writers: {2}")
+	@MethodSource("runs")
+	void noReaderGoesBackAndNoNearEntryStaysStale(String server, Supplier<RedisServer> start, boolean plainWriters)
+			throws Exception {
+		try (RedisServer redis = start.get()) {
+			ApplicationContextRunner runner = new ApplicationContextRunner()
+				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+						SlipcaseRedisAutoConfiguration.class))
+				.withUserConfiguration(ItemApp.class)
+				.withPropertyValues(RedisProperties.of(redis))
+				.withPropertyValues("spring.cache.type=redis", "spring.cache.redis.key-prefix=" + PREFIX,
+						"slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.heartbeat=250ms");
+			RedisClient plain = RedisClient.create(RedisURI.create(redis.endpoint().uri()));
+			try (StatefulRedisConnection<byte[], byte[]> connection = plain.connect(ByteArrayCodec.INSTANCE)) {
+				runner.run((first) -> runner.run((second) -> new Chaos(redis, first, second, connection, plainWriters)
+					.run(server)));
+			}
+			finally {
+				plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	/** One run: the threads, what they saw, and the check at the end. */
+	private static final class Chaos {
+
+		private final RedisServer redis;
+
+		private final NearCacheManager[] managers;
+
+		private final NearRedisCache[] caches;
+
+		private final StatefulRedisConnection<byte[], byte[]> plain;
+
+		private final boolean plainWriters;
+
+		private final AtomicBoolean writing = new AtomicBoolean(true);
+
+		private final AtomicBoolean reading = new AtomicBoolean(true);
+
+		private final AtomicLong reads = new AtomicLong();
+
+		private final AtomicLong writes = new AtomicLong();
+
+		private final AtomicLong failures = new AtomicLong();
+
+		private final AtomicLong kills = new AtomicLong();
+
+		private final AtomicLong pauses = new AtomicLong();
+
+		private final ConcurrentLinkedQueue<String> wentBack = new ConcurrentLinkedQueue<>();
+
+		Chaos(RedisServer redis, ApplicationContext first, ApplicationContext second,
+				StatefulRedisConnection<byte[], byte[]> plain, boolean plainWriters) {
+			this.redis = redis;
+			this.managers = new NearCacheManager[] { (NearCacheManager) first.getBean(CacheManager.class),
+					(NearCacheManager) second.getBean(CacheManager.class) };
+			this.caches = new NearRedisCache[] { (NearRedisCache) this.managers[0].getCache("items"),
+					(NearRedisCache) this.managers[1].getCache("items") };
+			this.plain = plain;
+			this.plainWriters = plainWriters;
+		}
+
+		void run(String server) throws Exception {
+			for (NearRedisCache cache : this.caches) {
+				waitUntil(cache.near()::isTrusted);
+			}
+			for (int key = 0; key < KEYS; key++) {
+				write(key, 0);
+			}
+			List<Thread> writers = new ArrayList<>();
+			for (int i = 0; i < WRITERS; i++) {
+				int writer = i;
+				writers.add(start("writer-" + i, () -> writeLoop(writer)));
+			}
+			List<Thread> readers = new ArrayList<>();
+			for (int i = 0; i < READERS * 2; i++) {
+				NearRedisCache cache = this.caches[i % 2];
+				String reader = ((i % 2 == 0) ? "first" : "second") + " context, reader " + i;
+				readers.add(start("reader-" + i, () -> readLoop(reader, cache)));
+			}
+			long end = System.nanoTime() + RUN.toNanos();
+			while (System.nanoTime() < end) {
+				Thread.sleep(ThreadLocalRandom.current().nextInt(200, 1_000));
+				chaos();
+			}
+			this.writing.set(false);
+			for (Thread writer : writers) {
+				writer.join();
+			}
+			Thread.sleep(1_000); // readers fill the tiers again
+			this.reading.set(false);
+			for (Thread reader : readers) {
+				reader.join();
+			}
+			for (NearRedisCache cache : this.caches) {
+				waitUntil(cache.near()::isTrusted);
+			}
+			Thread.sleep(1_000); // writes stopped a second ago at least: every invalidation has arrived
+			int stale = 0;
+			int held = 0;
+			for (int key = 0; key < KEYS; key++) {
+				Item inRedis = (Item) this.caches[0].getCacheConfiguration()
+					.getValueSerializationPair()
+					.read(ByteBuffer.wrap(this.plain.sync().get(redisKey(key))));
+				for (NearRedisCache cache : this.caches) {
+					Object near = cache.near().peek(PREFIX + "items::" + key);
+					if (near != null) {
+						held++;
+						if (!near.equals(inRedis)) {
+							stale++;
+						}
+					}
+				}
+			}
+			NearCache a = this.caches[0].near();
+			NearCache b = this.caches[1].near();
+			System.out.printf(
+					"Near cache chaos on %s (%s writers, %s): %,d reads (near hits %,d + %,d, misses %,d + %,d, bypassed %,d + %,d), "
+							+ "%,d writes, %,d failed calls, %d tracking kills, %d pauses; invalidations %,d + %,d; "
+							+ "reads older than one already read: %d; near entries held after writes stopped: %d, stale: %d%n",
+					server, this.plainWriters ? "plain Lettuce" : "Slipcase", RUN, this.reads.get(), a.hits(), b.hits(),
+					a.misses(), b.misses(), a.bypassed(), b.bypassed(), this.writes.get(), this.failures.get(),
+					this.kills.get(), this.pauses.get(), a.invalidations(), b.invalidations(), this.wentBack.size(),
+					held, stale);
+			assertThat(this.wentBack).as("reads older than one already read").isEmpty();
+			assertThat(stale).as("stale near entries").isZero();
+			assertThat(held).as("near entries held after writes stopped").isPositive();
+			assertThat(a.hits() + b.hits()).as("near hits").isPositive();
+			assertThat(a.invalidations() + b.invalidations()).as("invalidations").isPositive();
+			assertThat(this.kills.get()).as("tracking kills").isPositive();
+			assertThat(this.pauses.get()).as("pauses").isPositive();
+		}
+
+		private void writeLoop(int writer) {
+			long[] versions = new long[KEYS];
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			while (this.writing.get()) {
+				int key = writer + WRITERS * random.nextInt(KEYS / WRITERS);
+				try {
+					write(key, ++versions[key]);
+					this.writes.incrementAndGet();
+				}
+				catch (RuntimeException ex) {
+					this.failures.incrementAndGet();
+				}
+			}
+		}
+
+		private void write(int key, long version) {
+			Item item = new Item(key, version);
+			if (this.plainWriters) {
+				ByteBuffer bytes = this.caches[0].getCacheConfiguration().getValueSerializationPair().write(item);
+				byte[] value = new byte[bytes.remaining()];
+				bytes.get(value);
+				this.plain.sync().set(redisKey(key), value);
+			}
+			else {
+				this.caches[0].put(key, item);
+			}
+		}
+
+		private void readLoop(String reader, NearRedisCache cache) {
+			long[] seen = new long[KEYS];
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			while (this.reading.get()) {
+				int key = random.nextInt(KEYS);
+				try {
+					ValueWrapper value = cache.get(key);
+					this.reads.incrementAndGet();
+					long version = (value != null) ? ((Item) value.get()).version() : -1;
+					if (version < seen[key]) {
+						this.wentBack.add(reader + ", key " + key + ": " + version + " after " + seen[key]);
+					}
+					seen[key] = Math.max(seen[key], version);
+				}
+				catch (RuntimeException ex) {
+					this.failures.incrementAndGet();
+				}
+			}
+		}
+
+		private void chaos() {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			try {
+				if (random.nextBoolean()) {
+					long id = this.managers[random.nextInt(2)].tracking().clientId(Duration.ofSeconds(5));
+					if (id > 0) {
+						this.redis.command("CLIENT", "KILL", "ID", Long.toString(id));
+						this.kills.incrementAndGet();
+					}
+				}
+				else {
+					this.redis.command("CLIENT", "PAUSE", Integer.toString(random.nextInt(100, 700)), "ALL");
+					this.pauses.incrementAndGet();
+				}
+			}
+			catch (RuntimeException ex) {
+				// the tracking connection was reconnecting: try again next time
+			}
+		}
+
+		private static byte[] redisKey(int key) {
+			return (PREFIX + "items::" + key).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+		}
+
+		private static Thread start(String name, Runnable loop) {
+			Thread thread = new Thread(loop, "chaos-" + name);
+			thread.start();
+			return thread;
+		}
+
+	}
+
+	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
+		long deadline = System.nanoTime() + TIMEOUT.toNanos();
+		while (!condition.getAsBoolean()) {
+			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
+			Thread.sleep(10);
+		}
+	}
+
+	/** A versioned value. */
+	public record Item(int key, long version) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableCaching
+	static class ItemApp {
+
+		@Bean
+		ItemService itemService() {
+			return new ItemService();
+		}
+
+	}
+
+	public static class ItemService {
+
+		@Cacheable("items")
+		public Item item(int key) {
+			return new Item(key, 0);
+		}
+
+	}
+
+}
