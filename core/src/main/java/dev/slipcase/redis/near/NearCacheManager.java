@@ -53,6 +53,21 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	 */
 	public static NearCacheManager start(RedisCacheManager target, Collection<String> names,
 			Function<String, NearCache> tiers, Connector<String, String> connector, Duration heartbeat) {
+		return start(target, names, tiers, TrackedNodes.of(connector), heartbeat);
+	}
+
+	/**
+	 * Gives the caches {@code names} of {@code target} a near tier and starts tracking their keys
+	 * on every server that holds them.
+	 * @param target the Redis cache manager, initialized
+	 * @param names the caches to give a near tier, at least one
+	 * @param tiers makes the near tier of each cache, by name
+	 * @param nodes the servers the caches use (one, or a cluster's masters: {@link ClusterMasters})
+	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
+	 * @return the manager, tracking
+	 */
+	public static NearCacheManager start(RedisCacheManager target, Collection<String> names,
+			Function<String, NearCache> tiers, TrackedNodes nodes, Duration heartbeat) {
 		Assert.notEmpty(names, "names must not be empty");
 		Map<String, Cache> caches = new LinkedHashMap<>();
 		Map<String, NearCache> byPrefix = new LinkedHashMap<>();
@@ -70,7 +85,7 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 			byPrefix.put(near.keyPrefix(), near.near());
 		}
 		return new NearCacheManager(target, any, Map.copyOf(caches),
-				NearCacheTracking.start(connector, byPrefix, heartbeat));
+				NearCacheTracking.start(nodes, byPrefix, heartbeat));
 	}
 
 	@Override

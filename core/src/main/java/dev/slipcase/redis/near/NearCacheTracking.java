@@ -3,6 +3,7 @@ package dev.slipcase.redis.near;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.KeyInvalidations;
@@ -20,12 +22,15 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.Assert;
 
 /**
- * Keeps a set of {@link NearCache near caches} correct from one Redis server's invalidations: one
- * tracking connection ({@link KeyInvalidations}) on the caches' key prefixes, each reported key
- * forgotten by the caches whose prefix it has, everything forgotten on a flush, and every cache
- * bypassed while tracking is not trusted. When the tracking connection cannot be opened (Redis is
- * down at start, say), the caches stay bypassed and it tries again, every second at first and at
- * most every 30 seconds. Thread-safe; {@link #close()} closes the tracking connection.
+ * Keeps a set of {@link NearCache near caches} correct from Redis' invalidations: one tracking
+ * connection ({@link KeyInvalidations}) per server that holds their keys (one server, or every
+ * master of a cluster, as {@link TrackedNodes} says), on the caches' key prefixes; each reported
+ * key is forgotten by the caches whose prefix it has, everything on a flush, and every cache is
+ * bypassed unless tracking is trusted on every server. When the servers change (a failover, a
+ * master added or removed), everything is forgotten and the caches are bypassed until the new set
+ * is tracked. A tracking connection that cannot be opened (its server is down at start, say) is
+ * tried again, every second at first and at most every 30 seconds. Thread-safe; {@link #close()}
+ * closes the tracking connections.
  */
 public final class NearCacheTracking implements AutoCloseable {
 
@@ -35,24 +40,30 @@ public final class NearCacheTracking implements AutoCloseable {
 
 	private static final long LAST_RETRY_MILLIS = 30_000;
 
-	private final Connector<String, String> connector;
+	private final TrackedNodes nodes;
 
 	private final Map<String, List<NearCache>> cachesByPrefix;
 
+	private final List<String> prefixes;
+
 	private final Duration heartbeat;
 
-	private final ScheduledExecutorService retries;
+	private final ScheduledExecutorService scheduler;
 
-	private volatile @Nullable KeyInvalidations invalidations;
+	/** The servers tracked, by the name {@link TrackedNodes} gives them. Guarded by {@code this}. */
+	private final Map<String, Node> tracked = new HashMap<>();
 
-	private volatile boolean closed;
+	/** What the caches were last told. Guarded by {@code this}. */
+	private boolean trusted;
 
-	private NearCacheTracking(Connector<String, String> connector, Map<String, List<NearCache>> cachesByPrefix,
-			Duration heartbeat) {
-		this.connector = connector;
+	private boolean closed;
+
+	private NearCacheTracking(TrackedNodes nodes, Map<String, List<NearCache>> cachesByPrefix, Duration heartbeat) {
+		this.nodes = nodes;
 		this.cachesByPrefix = cachesByPrefix;
+		this.prefixes = trackedPrefixes(cachesByPrefix.keySet());
 		this.heartbeat = heartbeat;
-		this.retries = Executors.newSingleThreadScheduledExecutor((task) -> {
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "slipcase-near-cache-tracking");
 			thread.setDaemon(true);
 			return thread;
@@ -60,20 +71,37 @@ public final class NearCacheTracking implements AutoCloseable {
 	}
 
 	/**
-	 * Starts tracking the keys of {@code caches} on the server {@code connector} connects to; the
-	 * caches are bypassed until Redis tracks them.
+	 * Starts tracking the keys of {@code caches} on the one server {@code connector} connects to;
+	 * the caches are bypassed until Redis tracks them.
 	 * @param connector opens a connection to one server (RESP3: Redis 6+ or Valkey)
 	 * @param caches each cache by the key prefix of its entries (an empty prefix: every key)
-	 * @param heartbeat how often the tracking connection is checked, and how late its answer may be
+	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
 	 * @return the tracking, started
 	 */
 	public static NearCacheTracking start(Connector<String, String> connector, Map<String, NearCache> caches,
 			Duration heartbeat) {
+		return start(TrackedNodes.of(connector), caches, heartbeat);
+	}
+
+	/**
+	 * Starts tracking the keys of {@code caches} on the servers {@code nodes} names, following them
+	 * as they change; the caches are bypassed until every one tracks them.
+	 * @param nodes the servers that hold the caches' keys
+	 * @param caches each cache by the key prefix of its entries (an empty prefix: every key)
+	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be;
+	 * the servers are looked at again as often
+	 * @return the tracking, started
+	 */
+	public static NearCacheTracking start(TrackedNodes nodes, Map<String, NearCache> caches, Duration heartbeat) {
 		Assert.notEmpty(caches, "caches must not be empty");
 		Map<String, List<NearCache>> byPrefix = new LinkedHashMap<>();
 		caches.forEach((prefix, cache) -> byPrefix.computeIfAbsent(prefix, (p) -> new ArrayList<>()).add(cache));
-		NearCacheTracking tracking = new NearCacheTracking(connector, byPrefix, heartbeat);
-		tracking.open(FIRST_RETRY_MILLIS);
+		NearCacheTracking tracking = new NearCacheTracking(nodes, byPrefix, heartbeat);
+		tracking.follow();
+		if (nodes.changes()) {
+			long millis = Math.max(1, heartbeat.toMillis());
+			tracking.scheduler.scheduleWithFixedDelay(tracking::follow, millis, millis, TimeUnit.MILLISECONDS);
+		}
 		return tracking;
 	}
 
@@ -94,67 +122,166 @@ public final class NearCacheTracking implements AutoCloseable {
 		return tracked;
 	}
 
-	private void open(long retryMillis) {
-		if (this.closed) {
-			return;
-		}
-		CompletableFuture<KeyInvalidations> opening;
+	/** Tracks the servers {@link TrackedNodes} names now: opens the new ones, closes the gone ones. */
+	private void follow() {
+		Map<String, Connector<String, String>> current;
 		try {
-			opening = KeyInvalidations.open(this.connector, trackedPrefixes(this.cachesByPrefix.keySet()),
-					new Dispatcher(), this.heartbeat);
+			current = this.nodes.current();
 		}
 		catch (RuntimeException ex) {
-			opening = CompletableFuture.failedFuture(ex);
+			logger.warn("Near caches: could not read the servers to track (" + ex.getMessage() + ")");
+			return;
 		}
-		opening.whenComplete((opened, failure) -> {
-			if (failure == null) {
-				this.invalidations = opened;
-				if (this.closed) {
-					opened.close();
-				}
+		List<Node> opening = new ArrayList<>();
+		List<Node> gone = new ArrayList<>();
+		synchronized (this) {
+			if (this.closed || current.keySet().equals(this.tracked.keySet())) {
 				return;
 			}
-			if (!this.closed) {
-				logger.warn("Near caches are bypassed: tracking Redis' invalidations failed (" + failure.getMessage()
-						+ "); trying again in " + retryMillis + " ms");
-				this.retries.schedule(() -> open(Math.min(retryMillis * 2, LAST_RETRY_MILLIS)), retryMillis,
-						TimeUnit.MILLISECONDS);
+			boolean first = this.tracked.isEmpty();
+			this.tracked.entrySet().removeIf((entry) -> {
+				if (!current.containsKey(entry.getKey())) {
+					gone.add(entry.getValue());
+					return true;
+				}
+				return false;
+			});
+			current.forEach((name, connector) -> {
+				if (!this.tracked.containsKey(name)) {
+					Node node = new Node(name, connector);
+					this.tracked.put(name, node);
+					opening.add(node);
+				}
+			});
+			if (!first) {
+				logger.info("Near caches: the servers changed to " + current.keySet() + "; cleared until all are tracked");
+				tell(false); // writes on a new master went unreported until it is tracked
 			}
-		});
+			update();
+		}
+		gone.forEach(Node::close);
+		opening.forEach((node) -> node.open(FIRST_RETRY_MILLIS));
 	}
 
-	/** Whether Redis' invalidations are trusted right now, so the caches serve values. */
-	public boolean isTracking() {
-		KeyInvalidations current = this.invalidations;
-		return current != null && current.isTracking();
+	/** Whether Redis' invalidations are trusted on every server right now, so the caches serve values. */
+	public synchronized boolean isTracking() {
+		return this.trusted;
 	}
 
-	/** The id of the tracking connection ({@code CLIENT ID}), for tests and diagnostics; {@code -1} before it opened. */
+	/**
+	 * The ids of the tracking connections ({@code CLIENT ID}) by server, for tests and diagnostics;
+	 * a server whose connection has not opened yet is left out.
+	 */
+	public Map<String, Long> clientIds(Duration timeout) {
+		List<Node> nodes;
+		synchronized (this) {
+			nodes = new ArrayList<>(this.tracked.values());
+		}
+		Map<String, Long> ids = new LinkedHashMap<>();
+		for (Node node : nodes) {
+			KeyInvalidations invalidations = node.invalidations;
+			if (invalidations != null) {
+				ids.put(node.name, invalidations.clientId(timeout));
+			}
+		}
+		return ids;
+	}
+
+	/** The id of the tracking connection of a single server ({@code CLIENT ID}); {@code -1} before it opened. */
 	public long clientId(Duration timeout) {
-		KeyInvalidations current = this.invalidations;
-		return (current != null) ? current.clientId(timeout) : -1;
+		return clientIds(timeout).values().stream().findFirst().orElse(-1L);
 	}
 
-	/** Stops tracking: closes the connection, and the caches stay bypassed. */
+	/** Stops tracking: closes the connections, and the caches stay bypassed. */
 	@Override
 	public void close() {
-		this.closed = true;
-		this.retries.shutdownNow();
-		KeyInvalidations current = this.invalidations;
-		if (current != null) {
-			current.close();
+		List<Node> nodes;
+		synchronized (this) {
+			this.closed = true;
+			nodes = new ArrayList<>(this.tracked.values());
+			this.tracked.clear();
+			tell(false);
 		}
-		forEachCache(NearCache::trackingLost);
+		this.scheduler.shutdownNow();
+		nodes.forEach(Node::close);
+		this.nodes.close();
 	}
 
-	private void forEachCache(java.util.function.Consumer<NearCache> action) {
+	/** Tells the caches when whether every server is trusted changed. Called holding the lock. */
+	private void update() {
+		boolean now = !this.closed && !this.tracked.isEmpty()
+				&& this.tracked.values().stream().allMatch((node) -> node.trusted);
+		if (now != this.trusted) {
+			tell(now);
+		}
+	}
+
+	private void tell(boolean trusted) {
+		this.trusted = trusted;
+		forEachCache(trusted ? NearCache::trackingTrusted : NearCache::trackingLost);
+	}
+
+	private void forEachCache(Consumer<NearCache> action) {
 		for (List<NearCache> caches : this.cachesByPrefix.values()) {
 			caches.forEach(action);
 		}
 	}
 
-	/** Hands what Redis reports to the caches it concerns. */
-	private final class Dispatcher implements KeyInvalidations.Listener {
+	/** One tracked server: its tracking connection, once open, and whether it is trusted. */
+	private final class Node implements KeyInvalidations.Listener {
+
+		private final String name;
+
+		private final Connector<String, String> connector;
+
+		private volatile @Nullable KeyInvalidations invalidations;
+
+		/** Guarded by the tracking's lock. */
+		private boolean trusted;
+
+		private volatile boolean closed;
+
+		Node(String name, Connector<String, String> connector) {
+			this.name = name;
+			this.connector = connector;
+		}
+
+		void open(long retryMillis) {
+			if (this.closed) {
+				return;
+			}
+			CompletableFuture<KeyInvalidations> opening;
+			try {
+				opening = KeyInvalidations.open(this.connector, NearCacheTracking.this.prefixes, this,
+						NearCacheTracking.this.heartbeat);
+			}
+			catch (RuntimeException ex) {
+				opening = CompletableFuture.failedFuture(ex);
+			}
+			opening.whenComplete((opened, failure) -> {
+				if (failure == null) {
+					this.invalidations = opened;
+					if (this.closed) {
+						opened.close();
+					}
+					return;
+				}
+				if (!this.closed) {
+					logger.warn("Near caches are bypassed: tracking Redis' invalidations on " + this.name + " failed ("
+							+ failure.getMessage() + "); trying again in " + retryMillis + " ms");
+					NearCacheTracking.this.scheduler.schedule(() -> open(Math.min(retryMillis * 2, LAST_RETRY_MILLIS)),
+							retryMillis, TimeUnit.MILLISECONDS);
+				}
+			});
+		}
+
+		void close() {
+			this.closed = true;
+			KeyInvalidations current = this.invalidations;
+			if (current != null) {
+				current.close();
+			}
+		}
 
 		@Override
 		public void invalidated(List<String> keys) {
@@ -177,13 +304,24 @@ public final class NearCacheTracking implements AutoCloseable {
 
 		@Override
 		public void trackingLost() {
-			forEachCache(NearCache::trackingLost);
+			trust(false);
 		}
 
 		@Override
 		public void trackingTrusted() {
-			if (!NearCacheTracking.this.closed) {
-				forEachCache(NearCache::trackingTrusted);
+			trust(true);
+		}
+
+		private void trust(boolean trusted) {
+			synchronized (NearCacheTracking.this) {
+				if (this.closed) {
+					return;
+				}
+				this.trusted = trusted;
+				if (!trusted && NearCacheTracking.this.trusted) {
+					tell(false);
+				}
+				update();
 			}
 		}
 

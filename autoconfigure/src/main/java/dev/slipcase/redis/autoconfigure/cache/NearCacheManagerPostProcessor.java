@@ -8,7 +8,11 @@ import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.near.ClusterMasters;
 import dev.slipcase.redis.near.NearCacheManager;
+import dev.slipcase.redis.near.TrackedNodes;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
@@ -18,6 +22,7 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -26,8 +31,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link RedisCacheManager} a near tier once it is initialised: the bean becomes a
  * {@link NearCacheManager} over it, whose caches named in {@code slipcase.redis.cache.near.cache-names}
  * (every cache the manager knows, when none is named) read through a local tier, kept correct by
- * a tracking connection that Boot's Lettuce client opens to the same server. Any other cache
- * manager is left as it is.
+ * a tracking connection that Boot's Lettuce client opens to the same server, or to each master
+ * of its cluster. Any other cache manager is left as it is.
  */
 public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
 
@@ -64,8 +69,31 @@ public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
 		return NearCacheManager.start(manager, names,
 				(name) -> new NearCache(name, near.getMaximumSize(), maximumAge(near.getMaximumAge(), manager, name)),
-				Connectors.following(factory::getRequiredNativeClient, StringCodec.UTF8, factory.getDatabase()),
-				near.getHeartbeat());
+				trackedNodes(factory), near.getHeartbeat());
+	}
+
+	/** The one server Boot's client connects to, or every master of its cluster. */
+	private static TrackedNodes trackedNodes(LettuceConnectionFactory factory) {
+		if (!factory.isClusterAware()) {
+			return TrackedNodes
+				.of(Connectors.following(factory::getRequiredNativeClient, StringCodec.UTF8, factory.getDatabase()));
+		}
+		RedisClusterConfiguration cluster = factory.getClusterConfiguration();
+		RedisURI.Builder template = RedisURI.builder()
+			.withHost("localhost")
+			.withSsl(factory.getClientConfiguration().isUseSsl())
+			.withTimeout(factory.getClientConfiguration().getCommandTimeout());
+		if (cluster != null && cluster.getPassword().isPresent()) {
+			char[] password = cluster.getPassword().get();
+			if (cluster.getUsername() != null) {
+				template.withAuthentication(cluster.getUsername(), password);
+			}
+			else {
+				template.withPassword(password);
+			}
+		}
+		// look at the cluster's masters anew every 5 heartbeats
+		return new ClusterMasters((RedisClusterClient) factory.getRequiredNativeClient(), template.build(), 5);
 	}
 
 	private static LettuceConnectionFactory lettuce(@Nullable RedisConnectionFactory factory) {
@@ -74,11 +102,6 @@ public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
 					"the near tier tracks invalidations on a Lettuce connection, and the connection factory is "
 							+ ((factory != null) ? factory.getClass().getName() : "not unique"),
 					"use Boot's Lettuce connection factory, or turn the near tier off", null);
-		}
-		if (lettuce.isClusterAware()) {
-			throw new SlipcaseConfigurationException(PROPERTY,
-					"the near tier does not track invalidations on Redis Cluster yet",
-					"turn the near tier off for a cluster", null);
 		}
 		return lettuce;
 	}

@@ -18,11 +18,15 @@ import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.near.NearRedisCache;
+import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisStringCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -43,7 +47,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The near tier under races and faults, against real servers (Redis 6.2, 7.0, 8.0, Valkey 8.0):
+ * The near tier under races and faults, against real servers (Redis 6.2, 7.0, 8.0, Valkey 8.0, and
+ * a 3-master Redis 7.0 cluster, where each master has its tracking connection):
  * two app contexts (two clients) share a Redis; 8 writer threads (on the first context, or on a
  * plain Lettuce client that Slipcase knows nothing of) raise the version of 1,000 keys, each key
  * always by the same writer; 8 reader threads on each context read them through the near tier,
@@ -80,21 +85,48 @@ class NearCacheChaosTests {
 		return runs.stream();
 	}
 
+	@ParameterizedTest(name = "3-master Redis 7.0 cluster, plain Lettuce writers: {0}")
+	@org.junit.jupiter.params.provider.ValueSource(booleans = { false, true })
+	void noReaderGoesBackAndNoNearEntryStaysStaleOnACluster(boolean plainWriters) throws Exception {
+		try (RedisCluster cluster = RedisServers.startCluster()) {
+			String nodes = String.join(",",
+					cluster.endpoints().stream().map((endpoint) -> endpoint.host() + ":" + endpoint.port()).toList());
+			ApplicationContextRunner runner = runner().withPropertyValues("spring.data.redis.cluster.nodes=" + nodes,
+					"spring.data.redis.timeout=5s");
+			RedisClusterClient plain = RedisClusterClient.create(cluster.endpoints()
+				.stream()
+				.map((endpoint) -> RedisURI.create(endpoint.uri()))
+				.toList());
+			try (StatefulRedisClusterConnection<byte[], byte[]> connection = plain.connect(ByteArrayCodec.INSTANCE)) {
+				runner.run((first) -> runner.run((second) -> new Chaos(cluster.nodes(), first, second,
+						connection.sync(), plainWriters)
+					.run("3-master Redis 7.0 cluster")));
+			}
+			finally {
+				plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static ApplicationContextRunner runner() {
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseRedisAutoConfiguration.class))
+			.withUserConfiguration(ItemApp.class)
+			.withPropertyValues("spring.cache.type=redis", "spring.cache.redis.key-prefix=" + PREFIX,
+					"slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.heartbeat=250ms");
+	}
+
 	@ParameterizedTest(name = "{0}, plain Lettuce writers: {2}")
 	@MethodSource("runs")
 	void noReaderGoesBackAndNoNearEntryStaysStale(String server, Supplier<RedisServer> start, boolean plainWriters)
 			throws Exception {
 		try (RedisServer redis = start.get()) {
-			ApplicationContextRunner runner = new ApplicationContextRunner()
-				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-						SlipcaseRedisAutoConfiguration.class))
-				.withUserConfiguration(ItemApp.class)
-				.withPropertyValues(RedisProperties.of(redis))
-				.withPropertyValues("spring.cache.type=redis", "spring.cache.redis.key-prefix=" + PREFIX,
-						"slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.heartbeat=250ms");
+			ApplicationContextRunner runner = runner().withPropertyValues(RedisProperties.of(redis));
 			RedisClient plain = RedisClient.create(RedisURI.create(redis.endpoint().uri()));
 			try (StatefulRedisConnection<byte[], byte[]> connection = plain.connect(ByteArrayCodec.INSTANCE)) {
-				runner.run((first) -> runner.run((second) -> new Chaos(redis, first, second, connection, plainWriters)
+				runner.run((first) -> runner.run((second) -> new Chaos(List.of(redis), first, second,
+						connection.sync(), plainWriters)
 					.run(server)));
 			}
 			finally {
@@ -106,13 +138,13 @@ class NearCacheChaosTests {
 	/** One run: the threads, what they saw, and the check at the end. */
 	private static final class Chaos {
 
-		private final RedisServer redis;
+		private final List<RedisServer> servers;
 
 		private final NearCacheManager[] managers;
 
 		private final NearRedisCache[] caches;
 
-		private final StatefulRedisConnection<byte[], byte[]> plain;
+		private final RedisStringCommands<byte[], byte[]> plain;
 
 		private final boolean plainWriters;
 
@@ -132,9 +164,9 @@ class NearCacheChaosTests {
 
 		private final ConcurrentLinkedQueue<String> wentBack = new ConcurrentLinkedQueue<>();
 
-		Chaos(RedisServer redis, ApplicationContext first, ApplicationContext second,
-				StatefulRedisConnection<byte[], byte[]> plain, boolean plainWriters) {
-			this.redis = redis;
+		Chaos(List<RedisServer> servers, ApplicationContext first, ApplicationContext second,
+				RedisStringCommands<byte[], byte[]> plain, boolean plainWriters) {
+			this.servers = servers;
 			this.managers = new NearCacheManager[] { (NearCacheManager) first.getBean(CacheManager.class),
 					(NearCacheManager) second.getBean(CacheManager.class) };
 			this.caches = new NearRedisCache[] { (NearRedisCache) this.managers[0].getCache("items"),
@@ -184,7 +216,7 @@ class NearCacheChaosTests {
 			for (int key = 0; key < KEYS; key++) {
 				Item inRedis = (Item) this.caches[0].getCacheConfiguration()
 					.getValueSerializationPair()
-					.read(ByteBuffer.wrap(this.plain.sync().get(redisKey(key))));
+					.read(ByteBuffer.wrap(this.plain.get(redisKey(key))));
 				for (NearRedisCache cache : this.caches) {
 					Object near = cache.near().peek(PREFIX + "items::" + key);
 					if (near != null) {
@@ -235,7 +267,7 @@ class NearCacheChaosTests {
 				ByteBuffer bytes = this.caches[0].getCacheConfiguration().getValueSerializationPair().write(item);
 				byte[] value = new byte[bytes.remaining()];
 				bytes.get(value);
-				this.plain.sync().set(redisKey(key), value);
+				this.plain.set(redisKey(key), value);
 			}
 			else {
 				this.caches[0].put(key, item);
@@ -266,20 +298,35 @@ class NearCacheChaosTests {
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			try {
 				if (random.nextBoolean()) {
-					long id = this.managers[random.nextInt(2)].tracking().clientId(Duration.ofSeconds(5));
-					if (id > 0) {
-						this.redis.command("CLIENT", "KILL", "ID", Long.toString(id));
+					List<Map.Entry<String, Long>> ids = new ArrayList<>(
+							this.managers[random.nextInt(2)].tracking().clientIds(Duration.ofSeconds(5)).entrySet());
+					if (!ids.isEmpty()) {
+						Map.Entry<String, Long> id = ids.get(random.nextInt(ids.size()));
+						serverOf(id.getKey()).command("CLIENT", "KILL", "ID", Long.toString(id.getValue()));
 						this.kills.incrementAndGet();
 					}
 				}
 				else {
-					this.redis.command("CLIENT", "PAUSE", Integer.toString(random.nextInt(100, 700)), "ALL");
+					this.servers.get(random.nextInt(this.servers.size()))
+						.command("CLIENT", "PAUSE", Integer.toString(random.nextInt(100, 700)), "ALL");
 					this.pauses.incrementAndGet();
 				}
 			}
 			catch (RuntimeException ex) {
 				// the tracking connection was reconnecting: try again next time
 			}
+		}
+
+		/** The server a tracking connection is named after: the only one, or the master at its address. */
+		private RedisServer serverOf(String tracked) {
+			if (this.servers.size() == 1) {
+				return this.servers.get(0);
+			}
+			int port = Integer.parseInt(tracked.substring(tracked.lastIndexOf(':') + 1));
+			return this.servers.stream()
+				.filter((server) -> server.endpoint().port() == port)
+				.findFirst()
+				.orElseThrow(() -> new IllegalStateException("No node for " + tracked));
 		}
 
 		private static byte[] redisKey(int key) {
