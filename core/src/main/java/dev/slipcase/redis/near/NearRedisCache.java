@@ -15,9 +15,11 @@ import org.springframework.data.redis.cache.RedisCache;
  * A Spring Data {@link RedisCache} with a {@link NearCache} in front: reads are served from the
  * near tier while Redis' invalidations are trusted, and fetched from Redis (once for all concurrent
  * readers of a key) otherwise; writes, evictions and clears go to Redis and forget the local copy,
- * before and after, so that this instance reads its own writes. Values are held as the cache's
- * value serializer decoded them and handed out as they are: cache immutable values (records,
- * strings, immutable collections), or copy what a caller changes.
+ * before and after, so that this instance reads its own writes. A value no reader can change
+ * (strings, numbers, {@code java.time} values, records and {@code List.of} collections of them:
+ * {@link ImmutableValues}) is held decoded and handed to every reader as it is; any other value
+ * is held serialized and decoded for each read, so that a reader changing its copy changes nobody
+ * else's.
  * <p>
  * Created from a {@code RedisCache} (its name, writer and configuration) by
  * {@link NearCacheManager}. Local copies are found by the Redis key the cache writes, so the key
@@ -60,7 +62,8 @@ public class NearRedisCache extends RedisCache {
 	@Override
 	protected @Nullable Object lookup(Object key) {
 		String redisKey = redisKey(key);
-		return (redisKey != null) ? this.near.get(redisKey, () -> super.lookup(key)) : super.lookup(key);
+		return (redisKey != null) ? readable(this.near.get(redisKey, () -> held(super.lookup(key))))
+				: super.lookup(key);
 	}
 
 	@Override
@@ -70,8 +73,24 @@ public class NearRedisCache extends RedisCache {
 		if (redisKey == null) {
 			return super.get(key, valueLoader);
 		}
-		Object stored = this.near.get(redisKey, () -> storeValue(super.get(key, valueLoader)));
+		Object stored = readable(this.near.get(redisKey, () -> held(storeValue(super.get(key, valueLoader)))));
 		return (T) fromStoreValue(stored);
+	}
+
+	/**
+	 * What the near tier holds of a value read from Redis: the value itself when no reader can
+	 * change it ({@link ImmutableValues}), else its serialized form, which each read decodes into a
+	 * copy of its own.
+	 */
+	private @Nullable Object held(@Nullable Object storeValue) {
+		if (storeValue == null || ImmutableValues.isImmutable(storeValue)) {
+			return storeValue;
+		}
+		return new SerializedCopy(serializeCacheValue(storeValue));
+	}
+
+	private @Nullable Object readable(@Nullable Object held) {
+		return (held instanceof SerializedCopy copy) ? deserializeCacheValue(copy.bytes()) : held;
 	}
 
 	private @Nullable Object storeValue(@Nullable Object value) {
@@ -85,8 +104,8 @@ public class NearRedisCache extends RedisCache {
 			return super.retrieve(key);
 		}
 		Supplier<CompletableFuture<@Nullable Object>> fetch = () -> super.retrieve(key)
-			.thenApply((wrapper) -> (wrapper != null) ? storeValue(wrapper.get()) : null);
-		return this.near.getAsync(redisKey, fetch).thenApply(this::toValueWrapper);
+			.thenApply((wrapper) -> (wrapper != null) ? held(storeValue(wrapper.get())) : null);
+		return this.near.getAsync(redisKey, fetch).thenApply((held) -> toValueWrapper(readable(held)));
 	}
 
 	@Override
@@ -129,6 +148,10 @@ public class NearRedisCache extends RedisCache {
 		boolean invalidated = super.invalidate();
 		this.near.clear();
 		return invalidated;
+	}
+
+	/** A value the near tier holds serialized, because a reader could change the decoded one. */
+	private record SerializedCopy(byte[] bytes) {
 	}
 
 	private void writing(Object key, Runnable write) {

@@ -161,6 +161,25 @@ class NearCacheIntegrationTests {
 	}
 
 	@Test
+	void aValueAReaderCouldChangeIsDecodedForEachRead() {
+		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.key-prefix=near-copy:")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				waitUntil(manager.nearTiers().get("orders")::isTrusted);
+				OrderService service = context.getBean(OrderService.class);
+				service.order(1);
+				waitUntil(() -> manager.nearTiers().get("orders").peek("near-copy:orders::1") != null
+						|| fetchAgain(service));
+				Order first = service.order(1);
+				// JSON decodes the lines into an ArrayList: each read gets a copy of its own
+				first.lines().clear();
+				Order second = service.order(1);
+				assertThat(second).isNotSameAs(first).isEqualTo(Order.sample(1, null));
+				assertThat(service.calls()).isEqualTo(1);
+			});
+	}
+
+	@Test
 	void aPutIsInRedisWhenItReturns() {
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.key-prefix=near-put:")
 			.run((context) -> {
