@@ -35,7 +35,7 @@ import org.springframework.cache.support.NullValue;
  * with setters) is not. A decoder usually makes mutable collections ({@code ArrayList}), so a
  * record with a list component read from JSON is not immutable. Thread-safe.
  */
-final class ImmutableValues {
+public final class ImmutableValues {
 
 	private static final int MAX_DEPTH = 16;
 
@@ -51,7 +51,8 @@ final class ImmutableValues {
 	private ImmutableValues() {
 	}
 
-	static boolean isImmutable(Object value) {
+	/** Whether {@code value} can be handed to every reader as it is. */
+	public static boolean isImmutable(Object value) {
 		return isImmutable(value, 0);
 	}
 

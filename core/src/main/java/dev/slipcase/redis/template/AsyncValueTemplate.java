@@ -27,7 +27,8 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	private final ObservationRegistry observations;
 
 	AsyncValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
-		super(settings.format(), settings.allocator(), channel.isCluster(), settings.unacknowledgedWrites());
+		super(settings.format(), settings.allocator(), channel.isCluster(), settings.unacknowledgedWrites(),
+				settings.nearValues());
 		this.channel = channel;
 		this.observations = settings.observations();
 	}
@@ -37,7 +38,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	 * in one go by {@link ValueBatch#execute()}.
 	 */
 	public ValueBatch<V> batch() {
-		return new ValueBatch<>(this.channel, this.format, this.allocator, this.unacknowledgedWrites);
+		return new ValueBatch<>(this.channel, this.format, this.allocator, this.unacknowledgedWrites, this.near);
 	}
 
 	/** The database this template's commands go to. */

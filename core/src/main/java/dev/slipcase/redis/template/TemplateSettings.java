@@ -1,9 +1,11 @@
 package dev.slipcase.redis.template;
 
+import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a view of a {@link ValueTemplate} may change, in one place: each {@code with...}
@@ -18,10 +20,13 @@ import io.netty.buffer.PooledByteBufAllocator;
  * bytes: {@code 0} always, {@link Integer#MAX_VALUE} never
  * @param observations where each command is observed; {@link ObservationRegistry#NOOP} for none
  * @param unacknowledgedWrites what happens to a write whose reply was lost with its connection
+ * @param near the near tier reads go through, or {@code null}: only for the format and database
+ * it was given with, so changing either drops it
  * @param <V> the type of values
  */
 record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator allocator, int chunkSize,
-		int callerDecodeFrom, ObservationRegistry observations, UnacknowledgedWrites unacknowledgedWrites) {
+		int callerDecodeFrom, ObservationRegistry observations, UnacknowledgedWrites unacknowledgedWrites,
+		@Nullable NearCache near) {
 
 	/** The default chunk size of large-value transfers. */
 	static final int DEFAULT_CHUNK_SIZE = 256 * 1024;
@@ -42,42 +47,52 @@ record TemplateSettings<V>(int database, ValueFormat<V> format, ByteBufAllocator
 	/** {@code format} in {@code database}, with Netty's pooled allocator and the other defaults. */
 	static <V> TemplateSettings<V> of(int database, ValueFormat<V> format) {
 		return new TemplateSettings<>(database, format, PooledByteBufAllocator.DEFAULT, DEFAULT_CHUNK_SIZE,
-				DEFAULT_CALLER_DECODE_FROM, ObservationRegistry.NOOP, UnacknowledgedWrites.FAIL);
+				DEFAULT_CALLER_DECODE_FROM, ObservationRegistry.NOOP, UnacknowledgedWrites.FAIL, null);
 	}
 
 	TemplateSettings<V> withDatabase(int database) {
 		return new TemplateSettings<>(database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations, this.unacknowledgedWrites);
+				this.observations, this.unacknowledgedWrites, (database == this.database) ? this.near : null);
 	}
 
 	<T> TemplateSettings<T> withFormat(ValueFormat<T> format) {
 		return new TemplateSettings<>(this.database, format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations, this.unacknowledgedWrites);
+				this.observations, this.unacknowledgedWrites, null);
 	}
 
 	TemplateSettings<V> withAllocator(ByteBufAllocator allocator) {
 		return new TemplateSettings<>(this.database, this.format, allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations, this.unacknowledgedWrites);
+				this.observations, this.unacknowledgedWrites, this.near);
 	}
 
 	TemplateSettings<V> withChunkSize(int chunkSize) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, chunkSize, this.callerDecodeFrom,
-				this.observations, this.unacknowledgedWrites);
+				this.observations, this.unacknowledgedWrites, this.near);
 	}
 
 	TemplateSettings<V> withObservations(ObservationRegistry observations) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				observations, this.unacknowledgedWrites);
+				observations, this.unacknowledgedWrites, this.near);
 	}
 
 	TemplateSettings<V> withCallerDecodeFrom(int callerDecodeFrom) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, callerDecodeFrom,
-				this.observations, this.unacknowledgedWrites);
+				this.observations, this.unacknowledgedWrites, this.near);
+	}
+
+	TemplateSettings<V> withNear(NearCache near) {
+		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
+				this.observations, this.unacknowledgedWrites, near);
+	}
+
+	/** The near tier of this view's reads, or {@code null}. */
+	@Nullable NearValues<V> nearValues() {
+		return (this.near != null) ? new NearValues<>(this.near, this.format) : null;
 	}
 
 	TemplateSettings<V> withUnacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
 		return new TemplateSettings<>(this.database, this.format, this.allocator, this.chunkSize, this.callerDecodeFrom,
-				this.observations, unacknowledgedWrites);
+				this.observations, unacknowledgedWrites, this.near);
 	}
 
 }

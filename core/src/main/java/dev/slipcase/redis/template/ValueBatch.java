@@ -9,6 +9,7 @@ import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Many commands written to the connection in one write and one flush (pipelined) by
@@ -37,8 +38,8 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 	private boolean executed;
 
 	ValueBatch(CommandChannel<String, EncodedValue> channel, ValueFormat<V> format, ByteBufAllocator allocator,
-			UnacknowledgedWrites unacknowledgedWrites) {
-		super(format, allocator, channel.isCluster(), unacknowledgedWrites);
+			UnacknowledgedWrites unacknowledgedWrites, @Nullable NearValues<V> near) {
+		super(format, allocator, channel.isCluster(), unacknowledgedWrites, near);
 		this.pipeline = channel.pipeline();
 	}
 

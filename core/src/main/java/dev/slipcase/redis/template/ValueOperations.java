@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
@@ -66,12 +67,16 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	final UnacknowledgedWrites unacknowledgedWrites;
 
+	/** The near tier of {@link #get} and what forgets the keys writes change, or {@code null}. */
+	final @Nullable NearValues<V> near;
+
 	ValueOperations(ValueFormat<V> format, ByteBufAllocator allocator, boolean cluster,
-			UnacknowledgedWrites unacknowledgedWrites) {
+			UnacknowledgedWrites unacknowledgedWrites, @Nullable NearValues<V> near) {
 		this.format = format;
 		this.allocator = allocator;
 		this.cluster = cluster;
 		this.unacknowledgedWrites = unacknowledgedWrites;
+		this.near = near;
 	}
 
 	/** Sends {@code command} (or queues it) and returns it, or a future that follows it. */
@@ -85,7 +90,16 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, or {@code null} when there is none. */
 	public CompletableFuture<@Nullable V> get(String key) {
 		requireKey(key);
+		if (this.near != null) {
+			return this.near.getAsync(key, () -> submit(
+					command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key))));
+		}
 		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
+	}
+
+	/** {@code write}'s future, the keys it changes forgotten by the near tier before and after. */
+	private <T> CompletableFuture<T> changing(Collection<String> keys, Supplier<CompletableFuture<T>> write) {
+		return (this.near != null) ? this.near.writing(keys, write) : write.get();
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
@@ -148,13 +162,14 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (condition != null) {
 			args.add(condition);
 		}
-		return submit(owning(CommandType.SET, new ConditionalSetOutput(), args, encoded));
+		return changing(List.of(key), () -> submit(owning(CommandType.SET, new ConditionalSetOutput(), args, encoded)));
 	}
 
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
 	public CompletableFuture<@Nullable V> getAndDelete(String key) {
 		requireKey(key);
-		return submit(command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
+		return changing(List.of(key), () -> submit(
+				command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key, null), args().addKey(key))));
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
@@ -200,17 +215,19 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			throw ex;
 		}
 		KeyGroups slots = slots(keys);
-		List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
-		for (int slot = 0; slot < slots.count(); slot++) {
-			CommandArgs<String, EncodedValue> args = args();
-			List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
-			for (int index : slots.positions(slot)) {
-				args.addKey(keys.get(index)).addValue(encoded.get(index));
-				values.add(encoded.get(index));
+		return changing(keys, () -> {
+			List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
+			for (int slot = 0; slot < slots.count(); slot++) {
+				CommandArgs<String, EncodedValue> args = args();
+				List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
+				for (int index : slots.positions(slot)) {
+					args.addKey(keys.get(index)).addValue(encoded.get(index));
+					values.add(encoded.get(index));
+				}
+				parts.add(submit(owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values)));
 			}
-			parts.add(submit(owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values)));
-		}
-		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+			return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
+		});
 	}
 
 	/** Deletes {@code keys}; the number of keys that existed. */
@@ -220,7 +237,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	/** Deletes {@code keys}; the number of keys that existed. */
 	public CompletableFuture<Long> delete(Collection<String> keys) {
-		return countPerSlot(CommandType.DEL, keys);
+		return changing(requireKeys(keys), () -> countPerSlot(CommandType.DEL, keys));
 	}
 
 	/** How many of {@code keys} exist (a key named twice counts twice, as in Redis). */
@@ -259,8 +276,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** Adds {@code delta} to the integer at {@code key} ({@code INCRBY}); the new value. */
 	public CompletableFuture<Long> incrementBy(String key, long delta) {
 		requireKey(key);
-		return submit(command(CommandType.INCRBY, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
-				args().addKey(key).add(delta)));
+		return changing(List.of(key), () -> submit(command(CommandType.INCRBY,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKey(key).add(delta))));
 	}
 
 	/** The value of {@code field} in the hash at {@code key}, or {@code null}. */
@@ -301,7 +318,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			}
 			throw ex;
 		}
-		return submit(owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded));
+		return changing(List.of(key),
+				() -> submit(owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded)));
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */

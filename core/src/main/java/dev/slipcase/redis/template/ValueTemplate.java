@@ -17,6 +17,7 @@ import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
+import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -214,6 +215,23 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		return new ValueTemplate<>(this.channel, this.settings.withUnacknowledgedWrites(unacknowledgedWrites));
 	}
 
+	/**
+	 * A view of this template whose reads of a key ({@link #get}, and {@code get} of its
+	 * {@link #async()} and {@link #reactive()} forms) go through {@code near}: served from the JVM
+	 * while Redis' invalidations are trusted, fetched once for all concurrent readers of the key
+	 * otherwise; and whose writes forget the keys they change, before they are sent and once they
+	 * completed. {@code near} must be kept correct by a {@link dev.slipcase.redis.near.NearCacheTracking}
+	 * on the keys' prefix (the starter does it for {@code slipcase.redis.template.near.*}). Only for
+	 * this view's database and format: {@link #forDatabase} to another database and
+	 * {@link #withFormat} drop it. A value no reader can change (records of strings, numbers and
+	 * {@code java.time} values, {@code List.of}...) is held as it is; any other is held encoded and
+	 * decoded for each read. Leases, hash reads and batches' reads go to Redis.
+	 */
+	public ValueTemplate<V> withNearCache(NearCache near) {
+		Assert.notNull(near, "near must not be null");
+		return new ValueTemplate<>(this.channel, this.settings.withNear(near));
+	}
+
 	/** For tests: the same template with another large-value chunk size. */
 	ValueTemplate<V> withChunkSize(int chunkSize) {
 		if (chunkSize < 1) {
@@ -253,6 +271,11 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, or {@code null}. */
 	public @Nullable V get(String key) {
+		NearValues<V> near = this.async.near;
+		if (near != null) {
+			ValueOperations.requireKey(key);
+			return near.get(key, () -> read(CommandType.GET, key, null, "get"));
+		}
 		return read(CommandType.GET, key, null, "get");
 	}
 
@@ -279,7 +302,17 @@ public final class ValueTemplate<V> implements AutoCloseable {
 
 	/** The value at {@code key}, deleting it, or {@code null} (Redis 6.2+). */
 	public @Nullable V getAndDelete(String key) {
-		return read(CommandType.GETDEL, key, null, "get and delete");
+		NearValues<V> near = this.async.near;
+		if (near == null) {
+			return read(CommandType.GETDEL, key, null, "get and delete");
+		}
+		near.forget(key);
+		try {
+			return read(CommandType.GETDEL, key, null, "get and delete");
+		}
+		finally {
+			near.forget(key);
+		}
 	}
 
 	/** The values at {@code keys}, in the same order, {@code null} where there is none. */
@@ -364,7 +397,18 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		if (length < 0) {
 			throw new IllegalArgumentException("length must not be negative, was " + length);
 		}
-		this.largeValues.upload(key, in, length);
+		NearValues<V> near = this.async.near;
+		if (near == null) {
+			this.largeValues.upload(key, in, length);
+			return;
+		}
+		near.forget(key);
+		try {
+			this.largeValues.upload(key, in, length);
+		}
+		finally {
+			near.forget(key);
+		}
 	}
 
 	/**

@@ -1,0 +1,91 @@
+package dev.slipcase.redis.template;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+
+import dev.slipcase.redis.near.ImmutableValues;
+import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.serializer.ValueFormat;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The near tier of a {@link ValueTemplate} view: reads of a key go through a {@link NearCache}
+ * (served locally while Redis' invalidations are trusted, fetched once for concurrent readers
+ * otherwise), and writes forget the keys they change, before they are sent and once they
+ * completed, so that this instance reads its own writes. A value no reader can change
+ * ({@link ImmutableValues}) is held as it is; any other is held encoded, in a {@code byte[]} on the
+ * heap, and decoded for each read. Holds no pooled buffer. Thread-safe.
+ *
+ * @param <V> the type of values
+ */
+final class NearValues<V> {
+
+	private final NearCache cache;
+
+	private final ValueFormat<V> format;
+
+	NearValues(NearCache cache, ValueFormat<V> format) {
+		this.cache = cache;
+		this.format = format;
+	}
+
+	/** The value of {@code key}: held, or read by {@code fetch} on the calling thread. */
+	@Nullable V get(String key, Supplier<@Nullable V> fetch) {
+		return readable(this.cache.get(key, () -> held(fetch.get())));
+	}
+
+	/** The value of {@code key}: held, or read by {@code fetch}. */
+	CompletableFuture<@Nullable V> getAsync(String key, Supplier<CompletableFuture<@Nullable V>> fetch) {
+		return this.cache.getAsync(key, () -> fetch.get().thenApply(this::held)).thenApply(this::readable);
+	}
+
+	/** Forgets {@code key} now and once {@code write} completed; returns {@code write}'s future itself. */
+	<T> CompletableFuture<T> writing(String key, Supplier<CompletableFuture<T>> write) {
+		return writing(List.of(key), write);
+	}
+
+	/** Forgets {@code keys} now and once {@code write} completed; returns {@code write}'s future itself. */
+	<T> CompletableFuture<T> writing(Collection<String> keys, Supplier<CompletableFuture<T>> write) {
+		keys.forEach(this.cache::forget);
+		CompletableFuture<T> written = write.get();
+		written.whenComplete((result, failure) -> keys.forEach(this.cache::forget));
+		return written;
+	}
+
+	/** Forgets {@code key}: a write of this instance is about to change it, or did. */
+	void forget(String key) {
+		this.cache.forget(key);
+	}
+
+	private @Nullable Object held(@Nullable V value) {
+		if (value == null || ImmutableValues.isImmutable(value)) {
+			return value;
+		}
+		ByteBuf out = Unpooled.buffer(Math.max(16, this.format.estimateSize(value)));
+		try {
+			this.format.encode(value, out);
+			return new EncodedCopy(ByteBufUtil.getBytes(out));
+		}
+		finally {
+			out.release();
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private @Nullable V readable(@Nullable Object held) {
+		if (held instanceof EncodedCopy copy) {
+			return this.format.decode(Unpooled.wrappedBuffer(copy.bytes()));
+		}
+		return (V) held;
+	}
+
+	/** A value held encoded, because a reader could change the decoded one. */
+	private record EncodedCopy(byte[] bytes) {
+	}
+
+}
