@@ -194,9 +194,9 @@ class NearCacheChaosTests {
 				readers.add(start("reader-" + i, () -> readLoop(reader, cache)));
 			}
 			long end = System.nanoTime() + RUN.toNanos();
-			while (System.nanoTime() < end) {
+			for (int round = 0; System.nanoTime() < end; round++) {
 				Thread.sleep(ThreadLocalRandom.current().nextInt(200, 1_000));
-				chaos();
+				chaos(round % 2 == 0);
 			}
 			this.writing.set(false);
 			for (Thread writer : writers) {
@@ -294,10 +294,11 @@ class NearCacheChaosTests {
 			}
 		}
 
-		private void chaos() {
+		/** Kills a tracking connection or pauses a server, each at random, in turns. */
+		private void chaos(boolean kill) {
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			try {
-				if (random.nextBoolean()) {
+				if (kill) {
 					List<Map.Entry<String, Long>> ids = new ArrayList<>(
 							this.managers[random.nextInt(2)].tracking().clientIds(Duration.ofSeconds(5)).entrySet());
 					if (!ids.isEmpty()) {
