@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.ValueFormat;
 import dev.slipcase.redis.sharded.BucketMemoryReport;
@@ -33,7 +36,9 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * source, in canonical form, with the value that wins), the Slipcase serializers, value formats,
  * buffer allocators, Redis templates and value templates defined as beans, and each
  * {@link ShardedTemplate} bean with its layout, the server limits it guards against and a fresh
- * memory report. {@code GET /actuator/slipcase/{namespace}} is one namespace's memory report.
+ * memory report, and, when there is a {@link NearCacheManager} bean, the near tier of each of its
+ * caches with its counters. {@code GET /actuator/slipcase/{namespace}} is one namespace's memory
+ * report.
  * <p>
  * Memory reports sample up to the configured number of buckets with {@code SCAN},
  * {@code OBJECT ENCODING}, {@code HLEN} and {@code MEMORY USAGE}: each call talks to Redis.
@@ -85,7 +90,30 @@ public class SlipcaseEndpoint {
 		for (ShardedTemplate<?> template : shardedTemplates().values()) {
 			sharded.put(template.namespace().name(), describe(template));
 		}
-		return new SlipcaseDescriptor(properties(), serializers, formats, allocators, templates, valueTemplates, sharded);
+		return new SlipcaseDescriptor(properties(), serializers, formats, allocators, templates, valueTemplates, sharded,
+				nearCaches());
+	}
+
+	/**
+	 * The near tier of each cache of every {@link NearCacheManager} bean, by cache name (by
+	 * {@code <bean name>/<cache name>} for a name two managers share), or {@code null} when there
+	 * is no such bean.
+	 */
+	private @Nullable Map<String, NearCacheDescriptor> nearCaches() {
+		Map<String, NearCacheManager> managers = beansOf(NearCacheManager.class);
+		if (managers.isEmpty()) {
+			return null;
+		}
+		Map<String, Integer> managersByCache = new TreeMap<>();
+		for (NearCacheManager manager : managers.values()) {
+			manager.nearTiers().keySet().forEach((name) -> managersByCache.merge(name, 1, Integer::sum));
+		}
+		Map<String, NearCacheDescriptor> caches = new TreeMap<>();
+		managers.forEach((beanName, manager) -> manager.nearTiers().forEach((name, near) -> {
+			String key = (managersByCache.get(name) > 1) ? beanName + "/" + name : name;
+			caches.put(key, NearCacheDescriptor.of(beanName, near));
+		}));
+		return caches;
 	}
 
 	/**
@@ -161,10 +189,13 @@ public class SlipcaseEndpoint {
 	 * @param redisTemplates {@code RedisTemplate} beans by bean name, with their serializers
 	 * @param valueTemplates the names of the {@code ValueTemplate} beans
 	 * @param sharded each {@code ShardedTemplate} bean by namespace name
+	 * @param nearCaches the near tier of each cache of the {@code NearCacheManager} beans, by cache
+	 * name; {@code null}, and left out of the JSON, when there is no such bean
 	 */
 	public record SlipcaseDescriptor(Map<String, @Nullable Object> properties, Map<String, SerializerDescriptor> serializers,
 			Map<String, String> formats, Map<String, String> allocators, Map<String, TemplateDescriptor> redisTemplates,
-			List<String> valueTemplates, Map<String, ShardedDescriptor> sharded) {
+			List<String> valueTemplates, Map<String, ShardedDescriptor> sharded,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, NearCacheDescriptor> nearCaches) {
 	}
 
 	/**
@@ -213,6 +244,28 @@ public class SlipcaseEndpoint {
 	 */
 	public record ShardedDescriptor(String alias, String keyPrefix, String bucketPrefix, ShardLayout layout,
 			ServerLimits limits, @Nullable BucketMemoryReport memory, @Nullable String error) {
+	}
+
+	/**
+	 * The near tier of a cache, as it is when the endpoint is read: each counter counts since the
+	 * application started.
+	 * @param cacheManager the bean name of its {@code NearCacheManager}
+	 * @param size how many entries it holds (an estimate while others write)
+	 * @param hits reads it served
+	 * @param misses reads that went to Redis while tracking was trusted
+	 * @param bypassed reads that went to Redis because tracking was not trusted
+	 * @param invalidations keys Redis reported changed
+	 * @param flushes times it forgot everything (flushes, clears, tracking lost)
+	 * @param trusted whether Redis' invalidations are trusted, so it serves values
+	 */
+	public record NearCacheDescriptor(String cacheManager, long size, long hits, long misses, long bypassed,
+			long invalidations, long flushes, boolean trusted) {
+
+		static NearCacheDescriptor of(String cacheManager, NearCache near) {
+			return new NearCacheDescriptor(cacheManager, near.size(), near.hits(), near.misses(), near.bypassed(),
+					near.invalidations(), near.flushes(), near.isTrusted());
+		}
+
 	}
 
 	@Override

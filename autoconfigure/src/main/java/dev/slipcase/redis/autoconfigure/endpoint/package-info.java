@@ -1,6 +1,6 @@
 /**
- * The {@code slipcase} actuator endpoint: Slipcase's effective configuration and the memory report
- * of each sharded namespace.
+ * The {@code slipcase} actuator endpoint: Slipcase's effective configuration, the memory report
+ * of each sharded namespace and the near tiers of caches.
  */
 @NullMarked
 package dev.slipcase.redis.autoconfigure.endpoint;

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Publishes Slipcase's meters ({@link SlipcaseMeters}) to the application's {@link MeterRegistry}
@@ -27,6 +28,10 @@ import org.springframework.context.annotation.Bean;
  * {@code allocator=default}), Netty's shared pooled allocator ({@code PooledByteBufAllocator.DEFAULT},
  * which value templates take their buffers from by default; tag {@code allocator=pooled}) and every
  * {@link ByteBufAllocator} bean, under its bean name.
+ * <p>
+ * The near tiers of {@code NearCacheManager} beans ({@code slipcase.redis.cache.near.enabled}) are
+ * reported by {@link NearCacheMeters}, when Caffeine is on the class path; it backs off when the
+ * application defines its own.
  */
 @AutoConfiguration(afterName = {
 		"org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
@@ -52,6 +57,18 @@ public final class SlipcaseMetricsAutoConfiguration {
 		allocators.put(POOLED_ALLOCATOR, PooledByteBufAllocator.DEFAULT);
 		allocators.putAll(beanFactory.getBeansOfType(ByteBufAllocator.class));
 		return SlipcaseMeters.bind(registry, allocators);
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+	static class NearCacheMetersConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		NearCacheMeters slipcaseNearCacheMeters(MeterRegistry registry, ListableBeanFactory beanFactory) {
+			return new NearCacheMeters(registry, beanFactory);
+		}
+
 	}
 
 }

@@ -1,6 +1,6 @@
 /**
  * Micrometer meters for Slipcase ({@code slipcase.redis.*}): serialized bytes, errors,
- * compression, pooled buffer memory, leases and sharded namespaces.
+ * compression, pooled buffer memory, leases, sharded namespaces and the near tiers of caches.
  */
 @NullMarked
 package dev.slipcase.redis.autoconfigure.metrics;

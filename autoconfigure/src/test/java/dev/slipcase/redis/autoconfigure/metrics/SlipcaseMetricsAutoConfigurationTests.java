@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -30,7 +31,7 @@ class SlipcaseMetricsAutoConfigurationTests {
 	@Test
 	void withoutAMeterRegistryNothingIsBound() {
 		this.runner.run((context) -> {
-			assertThat(context).hasNotFailed().doesNotHaveBean(SlipcaseMeters.class);
+			assertThat(context).hasNotFailed().doesNotHaveBean(SlipcaseMeters.class).doesNotHaveBean(NearCacheMeters.class);
 			assertThat(SlipcaseObservers.current()).isSameAs(SlipcaseObserver.NOOP);
 		});
 	}
@@ -38,13 +39,38 @@ class SlipcaseMetricsAutoConfigurationTests {
 	@Test
 	void withoutMicrometerOnTheClassPathNothingIsBound() {
 		this.withRegistry.withClassLoader(new FilteredClassLoader("io.micrometer.core"))
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(SlipcaseMeters.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(SlipcaseMeters.class)
+				.doesNotHaveBean(NearCacheMeters.class));
 	}
 
 	@Test
 	void disabledByProperty() {
 		this.withRegistry.withPropertyValues("slipcase.redis.metrics.enabled=false")
-			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(SlipcaseMeters.class));
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(SlipcaseMeters.class)
+				.doesNotHaveBean(NearCacheMeters.class));
+	}
+
+	@Test
+	void nearCacheMetersAreDefinedWithARegistry() {
+		this.withRegistry.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(NearCacheMeters.class));
+	}
+
+	@Test
+	void withoutCaffeineOnTheClassPathThereAreNoNearCacheMeters() {
+		this.withRegistry.withClassLoader(new FilteredClassLoader("com.github.benmanes.caffeine"))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.hasSingleBean(SlipcaseMeters.class)
+				.doesNotHaveBean(NearCacheMeters.class));
+	}
+
+	@Test
+	void userDefinedNearCacheMetersWin() {
+		this.withRegistry
+			.withBean("mine", NearCacheMeters.class,
+					() -> new NearCacheMeters(new SimpleMeterRegistry(), new DefaultListableBeanFactory()))
+			.run((context) -> assertThat(context).hasSingleBean(NearCacheMeters.class).hasBean("mine"));
 	}
 
 	@Test
