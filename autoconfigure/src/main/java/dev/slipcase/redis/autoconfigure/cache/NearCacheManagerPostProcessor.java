@@ -4,16 +4,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.slipcase.redis.autoconfigure.BootTrackedNodes;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
-import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.near.NearCache;
-import dev.slipcase.redis.near.ClusterMasters;
 import dev.slipcase.redis.near.NearCacheManager;
-import dev.slipcase.redis.near.TrackedNodes;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -22,7 +17,6 @@ import org.springframework.cache.Cache;
 import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheManager;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -69,31 +63,7 @@ public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
 		return NearCacheManager.start(manager, names,
 				(name) -> new NearCache(name, near.getMaximumSize(), maximumAge(near.getMaximumAge(), manager, name)),
-				trackedNodes(factory), near.getHeartbeat());
-	}
-
-	/** The one server Boot's client connects to, or every master of its cluster. */
-	private static TrackedNodes trackedNodes(LettuceConnectionFactory factory) {
-		if (!factory.isClusterAware()) {
-			return TrackedNodes
-				.of(Connectors.following(factory::getRequiredNativeClient, StringCodec.UTF8, factory.getDatabase()));
-		}
-		RedisClusterConfiguration cluster = factory.getClusterConfiguration();
-		RedisURI.Builder template = RedisURI.builder()
-			.withHost("localhost")
-			.withSsl(factory.getClientConfiguration().isUseSsl())
-			.withTimeout(factory.getClientConfiguration().getCommandTimeout());
-		if (cluster != null && cluster.getPassword().isPresent()) {
-			char[] password = cluster.getPassword().get();
-			if (cluster.getUsername() != null) {
-				template.withAuthentication(cluster.getUsername(), password);
-			}
-			else {
-				template.withPassword(password);
-			}
-		}
-		// look at the cluster's masters anew every 5 heartbeats
-		return new ClusterMasters((RedisClusterClient) factory.getRequiredNativeClient(), template.build(), 5);
+				BootTrackedNodes.of(factory), near.getHeartbeat());
 	}
 
 	private static LettuceConnectionFactory lettuce(@Nullable RedisConnectionFactory factory) {

@@ -1,8 +1,13 @@
 package dev.slipcase.redis.autoconfigure.template;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import dev.slipcase.redis.autoconfigure.BootTrackedNodes;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
+import dev.slipcase.redis.near.NearCache;
+import dev.slipcase.redis.near.NearCacheTracking;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.TypeAllowlist;
@@ -14,6 +19,7 @@ import io.netty.buffer.ByteBufAllocator;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -30,6 +36,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -45,7 +52,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * which closes the connections it opened, never the factory;</li>
  * <li>{@code slipcaseValueTemplate}, a {@code ValueTemplate<Object>} for the allowlisted types
  * (the {@link TypeAllowlist} bean if unique, else {@code slipcase.redis.template.types}), only
- * when there is an allowlist.</li>
+ * when there is an allowlist; with {@code slipcase.redis.template.near.enabled}, its reads go
+ * through a near tier ({@code slipcaseValueTemplateNearCache}, kept correct by
+ * {@code slipcaseValueTemplateNearCacheTracking} on {@code slipcase.redis.template.near.key-prefixes}).</li>
  * </ul>
  * Connections open on first use, so start-up does not need a running Redis (as with Boot's own
  * connection factory). Each bean backs off when the application defines its own.
@@ -58,6 +67,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 @ConditionalOnBooleanProperty(name = "slipcase.redis.template.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(SlipcaseValueTemplateProperties.class)
 public final class SlipcaseValueTemplateAutoConfiguration {
+
+	/** The bean name of the near tier of {@code slipcaseValueTemplate}. */
+	public static final String NEAR_CACHE = "slipcaseValueTemplateNearCache";
 
 	@Bean
 	@ConditionalOnMissingBean
@@ -104,10 +116,13 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 	@ConditionalOnMissingBean(name = "slipcaseValueTemplate")
 	@Conditional(AllowlistCondition.class)
 	ValueTemplate<Object> slipcaseValueTemplate(ValueTemplates valueTemplates,
-			SlipcaseValueTemplateProperties properties, ObjectProvider<TypeAllowlist> allowlist) {
+			SlipcaseValueTemplateProperties properties, ObjectProvider<TypeAllowlist> allowlist,
+			@Qualifier(NEAR_CACHE) ObjectProvider<NearCache> near) {
 		TypeAllowlist types = allowlist.getIfUnique(() -> allowlist(properties.getTypes()));
 		try {
-			return valueTemplates.forTypes(types);
+			ValueTemplate<Object> template = valueTemplates.forTypes(types);
+			NearCache tier = near.getIfAvailable();
+			return (tier != null) ? template.withNearCache(tier) : template;
 		}
 		catch (IllegalArgumentException ex) {
 			throw new SlipcaseConfigurationException("slipcase.redis.template.types", ex.getMessage(),
@@ -115,6 +130,42 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 							+ "registrations), or remove the type from slipcase.redis.template.types.",
 					ex);
 		}
+	}
+
+	/** The near tier of {@code slipcaseValueTemplate}, and what keeps it correct. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
+	@ConditionalOnBooleanProperty("slipcase.redis.template.near.enabled")
+	static final class NearTierConfiguration {
+
+		@Bean(NEAR_CACHE)
+		@ConditionalOnMissingBean(name = NEAR_CACHE)
+		NearCache slipcaseValueTemplateNearCache(SlipcaseValueTemplateProperties properties) {
+			SlipcaseValueTemplateProperties.Near near = properties.getNear();
+			return new NearCache("slipcaseValueTemplate", near.getMaximumSize(), near.getMaximumAge());
+		}
+
+		@Bean
+		@ConditionalOnMissingBean(name = "slipcaseValueTemplateNearCacheTracking")
+		NearCacheTracking slipcaseValueTemplateNearCacheTracking(SlipcaseValueTemplateProperties properties,
+				@Qualifier(NEAR_CACHE) NearCache near, LettuceConnectionFactory connectionFactory) {
+			List<String> prefixes = properties.getNear().getKeyPrefixes();
+			if (prefixes.isEmpty()) {
+				throw new SlipcaseConfigurationException("slipcase.redis.template.near.key-prefixes",
+						"the near tier of slipcaseValueTemplate tracks no key prefix",
+						"List the prefixes of the keys the template reads (an empty string tracks every key), or turn "
+								+ "slipcase.redis.template.near.enabled off.",
+						null);
+			}
+			if (!connectionFactory.isRunning()) {
+				connectionFactory.start();
+			}
+			Map<String, NearCache> byPrefix = new LinkedHashMap<>();
+			prefixes.forEach((prefix) -> byPrefix.put(prefix, near));
+			return NearCacheTracking.start(BootTrackedNodes.of(connectionFactory), byPrefix,
+					properties.getNear().getHeartbeat());
+		}
+
 	}
 
 	private static TypeAllowlist allowlist(Map<String, Class<?>> types) {

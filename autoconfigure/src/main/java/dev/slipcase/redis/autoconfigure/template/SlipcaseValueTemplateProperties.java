@@ -1,5 +1,8 @@
 package dev.slipcase.redis.autoconfigure.template;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -47,6 +50,15 @@ public class SlipcaseValueTemplateProperties {
 	 */
 	private final Map<String, Class<?>> types = new LinkedHashMap<>();
 
+	/**
+	 * The near tier of the slipcaseValueTemplate bean's reads.
+	 */
+	private final Near near = new Near();
+
+	public Near getNear() {
+		return this.near;
+	}
+
 	public boolean isEnabled() {
 		return this.enabled;
 	}
@@ -81,6 +93,79 @@ public class SlipcaseValueTemplateProperties {
 
 	public Map<String, Class<?>> getTypes() {
 		return this.types;
+	}
+
+	/** The near tier of the {@code slipcaseValueTemplate} bean's reads. */
+	public static class Near {
+
+		/**
+		 * Whether the slipcaseValueTemplate bean reads through a near tier: decoded values held in
+		 * the JVM, invalidated by Redis' client tracking on key-prefixes.
+		 */
+		private boolean enabled;
+
+		/**
+		 * Prefixes of the keys whose values the near tier may hold; Redis reports every change
+		 * under them. At least one when the tier is enabled; an empty string tracks every key.
+		 */
+		private List<String> keyPrefixes = new ArrayList<>();
+
+		/**
+		 * The most entries the near tier holds; least recently used beyond.
+		 */
+		private long maximumSize = 10_000;
+
+		/**
+		 * How long a near entry is held at most after it was read; unlimited when not set.
+		 */
+		private @Nullable Duration maximumAge;
+
+		/**
+		 * How often the tracking connection is checked, and how late its answer may be before the
+		 * near tier is cleared and bypassed until it answers again.
+		 */
+		private Duration heartbeat = Duration.ofSeconds(1);
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public List<String> getKeyPrefixes() {
+			return this.keyPrefixes;
+		}
+
+		public void setKeyPrefixes(List<String> keyPrefixes) {
+			this.keyPrefixes = keyPrefixes;
+		}
+
+		public long getMaximumSize() {
+			return this.maximumSize;
+		}
+
+		public void setMaximumSize(long maximumSize) {
+			this.maximumSize = maximumSize;
+		}
+
+		public @Nullable Duration getMaximumAge() {
+			return this.maximumAge;
+		}
+
+		public void setMaximumAge(@Nullable Duration maximumAge) {
+			this.maximumAge = maximumAge;
+		}
+
+		public Duration getHeartbeat() {
+			return this.heartbeat;
+		}
+
+		public void setHeartbeat(Duration heartbeat) {
+			this.heartbeat = heartbeat;
+		}
+
 	}
 
 }
