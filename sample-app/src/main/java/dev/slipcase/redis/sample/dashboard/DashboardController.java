@@ -4,10 +4,13 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.sample.savings.MemoryComparison;
 import dev.slipcase.redis.sample.savings.Savings;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cache.CacheManager;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -27,9 +30,12 @@ class DashboardController {
 
 	private final MemoryComparison comparison;
 
-	DashboardController(Savings savings, MemoryComparison comparison) {
+	private final ObjectProvider<CacheManager> cacheManager;
+
+	DashboardController(Savings savings, MemoryComparison comparison, ObjectProvider<CacheManager> cacheManager) {
 		this.savings = savings;
 		this.comparison = comparison;
+		this.cacheManager = cacheManager;
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
@@ -57,7 +63,33 @@ class DashboardController {
 			.replace("{{namespaceChart}}",
 					SavingsCharts.barChart("namespace-chart", "Sharded namespaces: bytes per key", namespaces, 560, 340))
 			.replace("{{namespaceRows}}", namespaceRows)
-			.replace("{{comparisonChart}}", comparisonChart(this.comparison.lastResult()));
+			.replace("{{comparisonChart}}", comparisonChart(this.comparison.lastResult()))
+			.replace("{{nearRows}}", nearRows());
+	}
+
+	/** A row per cache with a near tier: what it holds and how its reads went since start. */
+	private String nearRows() {
+		StringBuilder rows = new StringBuilder();
+		if (this.cacheManager.getIfUnique() instanceof NearCacheManager near) {
+			near.nearTiers().forEach((cache, tier) -> {
+				long reads = tier.hits() + tier.misses() + tier.bypassed();
+				String hitRate = (reads > 0) ? format(100.0 * tier.hits() / reads) + " %" : "–";
+				rows.append("<tr><th>")
+					.append(HtmlUtils.htmlEscape(cache))
+					.append("</th><td class=\"text\">")
+					.append(tier.isTrusted() ? "tracking" : "bypassed")
+					.append("</td><td>")
+					.append(String.format(Locale.ROOT, "%,d", tier.size()))
+					.append("</td><td>")
+					.append(String.format(Locale.ROOT, "%,d / %,d / %,d", tier.hits(), tier.misses(), tier.bypassed()))
+					.append("</td><td>")
+					.append(String.format(Locale.ROOT, "%,d", tier.invalidations()))
+					.append("</td><td class=\"ratio\">")
+					.append(hitRate)
+					.append("</td></tr>\n");
+			});
+		}
+		return rows.toString();
 	}
 
 	@GetMapping(path = "/charts/memory-comparison.svg", produces = "image/svg+xml")
@@ -125,6 +157,15 @@ class DashboardController {
 			<thead><tr><th>namespace</th><th class="text">sampled</th><th>plain, B/key</th><th>sharded, B/key</th><th>smaller</th></tr></thead>
 			<tbody>
 			{{namespaceRows}}</tbody>
+			</table>
+			</section>
+			<section id="near-cache">
+			<h2>Near cache</h2>
+			<p>Hot values served from the JVM; Redis' client tracking says when a key changed.</p>
+			<table>
+			<thead><tr><th>cache</th><th class="text">state</th><th>held</th><th>hits / misses / bypassed</th><th>invalidations</th><th>served locally</th></tr></thead>
+			<tbody>
+			{{nearRows}}</tbody>
 			</table>
 			</section>
 			<section id="comparison">

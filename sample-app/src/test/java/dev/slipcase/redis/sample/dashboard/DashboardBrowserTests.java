@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The savings dashboard in a real headless browser (Debian's {@code chromium} driven through
  * {@code chromium-driver} by Selenium; installed, or fetched into the cache by
  * {@link HeadlessChromium}): it loads without a console error, its SVG charts have
- * bars, and the button runs the memory comparison and shows the result. Leaves a screenshot in
+ * bars, the button runs the memory comparison and shows the result, and the near cache section shows
+ * products served from the JVM. Leaves a screenshot in
  * {@code target/dashboard.png} (the one in {@code docs/images} was taken by this test).
  */
 class DashboardBrowserTests extends SampleWebTests {
@@ -66,6 +67,21 @@ class DashboardBrowserTests extends SampleWebTests {
 		if (this.browser != null) {
 			this.browser.quit();
 		}
+	}
+
+	@Test
+	void theNearCacheSectionShowsProductsServedFromTheJvm() {
+		// read one product until the near tier serves it (tracking may still be starting)
+		new WebDriverWait(this.browser, Duration.ofSeconds(30)).until((page) -> {
+			this.client.get().uri("/products/7").exchange().expectStatus().isOk();
+			this.client.get().uri("/products/7").exchange().expectStatus().isOk();
+			page.get("http://localhost:" + this.port + "/");
+			String row = page.findElement(By.id("near-cache")).findElement(By.xpath(".//tbody/tr")).getText();
+			return row.startsWith("products tracking") && !row.contains(" 0 / ");
+		});
+		String row = this.browser.findElement(By.id("near-cache")).findElement(By.xpath(".//tbody/tr")).getText();
+		assertThat(row).as("products: tracking, held, hits / misses / bypassed, invalidations, served locally")
+			.matches("products tracking [\\d,]+ [\\d,]+ / [\\d,]+ / [\\d,]+ [\\d,]+ [\\d.]+ %");
 	}
 
 	@Test
