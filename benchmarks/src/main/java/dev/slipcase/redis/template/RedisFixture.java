@@ -26,12 +26,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * A private local Redis for one benchmark trial, with the clients the candidates need: a plain
  * Lettuce client, clients whose resources coalesce writes or send each command on its own, and
  * Spring connection factories per database. Tells {@link ProcessCostProfiler} the server's process.
- * Closed in {@code @TearDown}.
+ * Closed in {@code @TearDown}. Public for the benchmarks of other packages (the near cache's).
  */
-final class RedisFixture implements AutoCloseable {
+public final class RedisFixture implements AutoCloseable {
 
 	/** How a client's connections write: the commands of concurrent callers together, or each on its own. */
-	enum Writes {
+	public enum Writes {
 
 		/** Resources built with {@link WriteCoalescing#configure}. */
 		COALESCED,
@@ -55,7 +55,7 @@ final class RedisFixture implements AutoCloseable {
 		watchSystemCalls(server);
 	}
 
-	static RedisFixture start() {
+	public static RedisFixture start() {
 		return new RedisFixture(RedisServers.start());
 	}
 
@@ -73,7 +73,7 @@ final class RedisFixture implements AutoCloseable {
 		return RedisURI.create(this.server.endpoint().uri());
 	}
 
-	RedisServer server() {
+	public RedisServer server() {
 		return this.server;
 	}
 
@@ -85,7 +85,7 @@ final class RedisFixture implements AutoCloseable {
 	}
 
 	/** A started Spring connection factory on {@code database} whose connections write as {@code writes} says. */
-	LettuceConnectionFactory connectionFactory(int database, Writes writes) {
+	public LettuceConnectionFactory connectionFactory(int database, Writes writes) {
 		LettuceClientConfiguration client = LettuceClientConfiguration.builder().clientResources(resources(writes)).build();
 		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration(database), client);
 		factory.afterPropertiesSet();

@@ -11,8 +11,10 @@ import dev.slipcase.redis.benchmark.ProcessCostProfiler;
 import dev.slipcase.redis.benchmark.report.BarCharts;
 import dev.slipcase.redis.benchmark.report.Baseline;
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
+import dev.slipcase.redis.benchmark.report.BenchmarkResult;
 import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
+import dev.slipcase.redis.near.NearCacheReport;
 import dev.slipcase.redis.serializer.StoredSizeReport;
 import dev.slipcase.redis.sharded.ShardedMemoryReport;
 import dev.slipcase.redis.sharded.ShardedServerTimeReport;
@@ -60,6 +62,9 @@ public final class BenchmarkSuite {
 
 	/** The report's section of the memory a 50 MB value's transfer holds. */
 	static final String STREAMING_MEMORY_SECTION = "Streaming memory";
+
+	/** The report's section of the near cache's figures against its targets, derived from JMH's results. */
+	static final String NEAR_CACHE_SECTION = "Near cache";
 
 	/** The report's sections measured outside JMH, in the report's order. */
 	static final List<String> MEASURED_SECTIONS = List.of(MEMORY_SECTION, SERVER_TIME_SECTION, STORED_SIZE_SECTION,
@@ -115,8 +120,9 @@ public final class BenchmarkSuite {
 		Path chartsFolder = this.output.resolve(BenchmarkReport.CHARTS_FOLDER);
 		BarCharts.write(chartsFolder.resolve(MEMORY_CHART), "Redis memory per key: plain SET vs sharded",
 				"bytes per key (lower is less)", ShardedMemoryReport.chart(memory));
-		BenchmarkReport report = new BenchmarkReport(JmhResults.read(results), baselines(),
-				Environment.current(this.command, redisVersion()))
+		List<BenchmarkResult> measured = JmhResults.read(results);
+		BenchmarkReport report = derivedSections(
+				new BenchmarkReport(measured, baselines(), Environment.current(this.command, redisVersion())), measured)
 			.section(MEMORY_SECTION,
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
 							+ ShardedMemoryReport.markdown(memory))
@@ -124,7 +130,7 @@ public final class BenchmarkSuite {
 					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
 			.section(STORED_SIZE_SECTION, StoredSizeReport.markdown())
 			.section(SERVER_CEILING_SECTION, ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
-					JmhResults.read(results)))
+					measured))
 			.section(STREAMING_MEMORY_SECTION, StreamingMemoryReport.markdown(StreamingMemoryReport.measure()));
 		return report.writeTo(this.output);
 	}
@@ -149,6 +155,19 @@ public final class BenchmarkSuite {
 			entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
 		}
 		return options;
+	}
+
+	/**
+	 * Adds the sections derived from JMH's results alone, which {@link RenderReport} derives again:
+	 * the near cache's, when the results hold its runs. They come after the comparisons and before
+	 * the sections measured outside JMH.
+	 * @return {@code report}
+	 */
+	static BenchmarkReport derivedSections(BenchmarkReport report, List<BenchmarkResult> results) {
+		if (NearCacheReport.hasResults(results)) {
+			report.section(NEAR_CACHE_SECTION, NearCacheReport.markdown(results));
+		}
+		return report;
 	}
 
 	/** Every baseline of the suite, in the report's order. */

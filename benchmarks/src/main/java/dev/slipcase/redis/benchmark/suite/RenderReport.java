@@ -5,11 +5,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.slipcase.redis.benchmark.report.BenchmarkReport;
+import dev.slipcase.redis.benchmark.report.BenchmarkResult;
 import dev.slipcase.redis.benchmark.report.Environment;
 import dev.slipcase.redis.benchmark.report.JmhResults;
 
@@ -18,7 +20,8 @@ import dev.slipcase.redis.benchmark.report.JmhResults;
  * this build, measuring nothing: for a change to how the report presents figures, without an
  * hour of benchmarks. The environment table and the sections measured outside JMH (memory per
  * key, server time, stored sizes, the server ceiling) are kept as the folder's report has them,
- * since they describe the run that produced the results.
+ * since they describe the run that produced the results; the sections derived from the results
+ * alone (the near cache's) are derived again, like the comparisons.
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.benchmark.suite.RenderReport docs/benchmarks</pre>
  */
 public final class RenderReport {
@@ -40,8 +43,9 @@ public final class RenderReport {
 	 */
 	static Path render(Path folder) throws IOException {
 		String current = Files.readString(folder.resolve(BenchmarkReport.REPORT_FILE), StandardCharsets.UTF_8);
-		BenchmarkReport report = new BenchmarkReport(JmhResults.read(folder.resolve(BenchmarkSuite.RESULTS_FILE)),
-				BenchmarkSuite.baselines(), environment(current));
+		List<BenchmarkResult> results = JmhResults.read(folder.resolve(BenchmarkSuite.RESULTS_FILE));
+		BenchmarkReport report = BenchmarkSuite
+			.derivedSections(new BenchmarkReport(results, BenchmarkSuite.baselines(), environment(current)), results);
 		for (String title : BenchmarkSuite.MEASURED_SECTIONS) {
 			report.section(title, section(current, title));
 		}

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.slipcase.redis.benchmark.report.Baseline;
+import dev.slipcase.redis.near.NearCacheBenchmark;
 import dev.slipcase.redis.serializer.SerializerBenchmark;
 import dev.slipcase.redis.serializer.compression.CompressionBenchmark;
 import dev.slipcase.redis.sharded.ShardedTemplateBenchmark;
@@ -45,7 +46,11 @@ final class SuiteEntries {
 				entry(StreamingBenchmark.class, "candidate", "lettuce-single-command", Map.of()),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
-				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()));
+				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()),
+				// Spring's Cache through the near tier beside the plain RedisCache: a held key's get at 1
+				// thread, a 90/10 get/put mix at 8, every thread through one shared connection
+				new SuiteEntry(NearCacheBenchmark.class, List.of(new Baseline("NearCacheBenchmark", "tier", "redis")),
+						Map.of(), List.of(1, 8), true, 0));
 	}
 
 	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,

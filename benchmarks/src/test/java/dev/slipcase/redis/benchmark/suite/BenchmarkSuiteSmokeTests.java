@@ -42,6 +42,13 @@ class BenchmarkSuiteSmokeTests {
 				"## TemplateBenchmark vs lettuce-bytes-jackson (writes=each)", "slipcase-json (writes=coalesced)",
 				"| client writes/cmd | server writes/cmd |", "| 1 KB | 64 |");
 		assertThat(markdown).contains("| group |", "speed-up", "alloc ratio");
+		assertThat(markdown).contains("## Near cache", "| near ops/s | near µs/call | Redis-only ops/s |",
+				"| getHit | 1 | order |", "| getHit | 1 | flat-order |", "| readWriteMix | 8 | order |",
+				"| readWriteMix | 8 | flat-order |", "near `getHit` at 1 thread ≤ 1 µs/call | flat-order |",
+				"near `readWriteMix` at 8 threads ≥ 5× Redis-only ops/s | order |");
+		assertThat(RenderReport.section(markdown, "Near cache")).doesNotContain("not run");
+		assertThat(markdown.indexOf("## Near cache")).isGreaterThan(markdown.indexOf("## NearCacheBenchmark"))
+			.isLessThan(markdown.indexOf("## Redis memory per key"));
 		assertThat(markdown).contains("## Redis memory per key: plain SET vs sharded", "plain SET B/key",
 				"## Stored size per serializer", "## Server ceiling", "| 1 KB | 8 |", "| 70 KB | 1 |",
 				"## Streaming memory", "| transfer | heap above idle | direct memory above idle | samples |");

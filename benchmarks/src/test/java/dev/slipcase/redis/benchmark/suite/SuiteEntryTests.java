@@ -11,7 +11,8 @@ class SuiteEntryTests {
 	void aQuickRunTimesTheEndToEndEntryWithLongerWarmUpsAndIterationsAndTheRestAsQuick() {
 		for (SuiteEntry entry : SuiteEntries.all()) {
 			boolean endToEnd = entry.benchmarkClass().getSimpleName().equals("TemplateBenchmark")
-					|| entry.benchmarkClass().getSimpleName().equals("ReactiveTemplateBenchmark");
+					|| entry.benchmarkClass().getSimpleName().equals("ReactiveTemplateBenchmark")
+					|| entry.benchmarkClass().getSimpleName().equals("NearCacheBenchmark");
 			assertThat(entry.timing(Profile.QUICK)).as(entry.benchmarkClass().getSimpleName())
 				.isEqualTo(endToEnd ? Profile.END_TO_END : Profile.QUICK);
 			assertThat(entry.timing(Profile.FULL)).isEqualTo(Profile.FULL);
