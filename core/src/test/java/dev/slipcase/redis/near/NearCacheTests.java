@@ -548,4 +548,69 @@ class NearCacheTests {
 
 	}
 
+
+	@Test
+	void aHeldKeyRedisReportsChangedIsReadAgainInTheBackground() throws Exception {
+		NearCache near = trustedTier();
+		java.util.concurrent.BlockingQueue<String> asked = new java.util.concurrent.LinkedBlockingQueue<>();
+		near.refreshWith((key) -> {
+			asked.add(key);
+			return CompletableFuture.completedFuture("refreshed");
+		});
+		near.get("k", () -> "first");
+		near.invalidate("k");
+		assertThat(asked.poll(10, TimeUnit.SECONDS)).isEqualTo("k");
+		awaitHeld(near, "k", "refreshed");
+		assertThat(near.refreshes()).isOne();
+
+		// a key neither held nor written by this instance is not read again
+		near.invalidate("other");
+		assertThat(asked.poll(200, TimeUnit.MILLISECONDS)).isNull();
+	}
+
+	@Test
+	void aKeyThisInstanceJustWroteIsReadAgainWhenItsOwnInvalidationArrives() throws Exception {
+		NearCache near = trustedTier();
+		java.util.concurrent.BlockingQueue<String> asked = new java.util.concurrent.LinkedBlockingQueue<>();
+		near.refreshWith((key) -> {
+			asked.add(key);
+			return CompletableFuture.completedFuture("written");
+		});
+		near.forget("k"); // a write of this instance
+		near.invalidate("k"); // Redis' invalidation of that write
+		assertThat(asked.poll(10, TimeUnit.SECONDS)).isEqualTo("k");
+		awaitHeld(near, "k", "written");
+	}
+
+	@Test
+	void aRefreshRacedByAnotherChangeStoresNothing() throws Exception {
+		NearCache near = trustedTier();
+		CompletableFuture<@Nullable Object> reply = new CompletableFuture<>();
+		CountDownLatch asked = new CountDownLatch(1);
+		near.refreshWith((key) -> {
+			asked.countDown();
+			return reply;
+		});
+		near.get("k", () -> "first");
+		near.invalidate("k");
+		assertThat(asked.await(10, TimeUnit.SECONDS)).isTrue();
+		near.invalidate("k"); // changed again while the refresh reads
+		reply.complete("between");
+		assertThat(near.peek("k")).isNull();
+	}
+
+	private static NearCache trustedTier() {
+		NearCache near = new NearCache("refresh", 100, null);
+		near.trackingTrusted();
+		return near;
+	}
+
+	private static void awaitHeld(NearCache near, String key, Object value) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (!value.equals(near.peek(key))) {
+			assertThat(System.nanoTime()).as("waited for %s to be held", value).isLessThan(deadline);
+			Thread.sleep(5);
+		}
+	}
+
 }
