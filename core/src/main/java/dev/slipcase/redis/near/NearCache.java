@@ -5,11 +5,9 @@ import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -56,9 +54,6 @@ public final class NearCache {
 
 	private volatile boolean trusted;
 
-	/** How long after a write of this instance its own invalidation is expected. */
-	private static final long RECENT_WRITE_NANOS = TimeUnit.SECONDS.toNanos(1);
-
 	private final LongAdder hits = new LongAdder();
 
 	private final LongAdder misses = new LongAdder();
@@ -69,15 +64,6 @@ public final class NearCache {
 
 	private final LongAdder bypassed = new LongAdder();
 
-	private final LongAdder refreshes = new LongAdder();
-
-	/** Keys this instance wrote, by when ({@code System.nanoTime()}), until Redis' invalidation of the write arrives. */
-	private final ConcurrentHashMap<String, Long> written = new ConcurrentHashMap<>();
-
-	private final long maximumSize;
-
-	private volatile @Nullable Function<String, CompletableFuture<@Nullable Object>> refresher;
-
 	/**
 	 * An empty tier, bypassed until tracking is trusted.
 	 * @param name what it is the near tier of, for meters and messages
@@ -87,7 +73,6 @@ public final class NearCache {
 	public NearCache(String name, long maximumSize, @Nullable Duration maximumAge) {
 		Assert.isTrue(maximumSize > 0, "maximumSize must be positive");
 		this.name = name;
-		this.maximumSize = maximumSize;
 		Caffeine<Object, Object> builder = Caffeine.newBuilder().maximumSize(maximumSize).executor(Runnable::run);
 		if (maximumAge != null) {
 			builder.expireAfterWrite(maximumAge);
@@ -241,71 +226,20 @@ public final class NearCache {
 		}
 	}
 
-	/**
-	 * Forgets {@code key} because Redis reported it changed, and counts it. When a
-	 * {@linkplain #refreshWith refresher} is set, a key that was held, or that this instance wrote
-	 * a moment ago (its write's own invalidation), is read again in the background, so that the
-	 * next reader finds it held rather than waiting for Redis.
-	 */
+	/** Forgets {@code key} because Redis reported it changed, and counts it: as {@link #forget(String)}. */
 	public void invalidate(String key) {
-		boolean held = drop(key);
+		forget(key);
 		this.invalidations.increment();
-		Long written = this.written.remove(key);
-		boolean recent = written != null && System.nanoTime() - written < RECENT_WRITE_NANOS;
-		if (this.refresher != null && this.trusted && (held || recent)) {
-			refresh(key);
-		}
 	}
 
 	/**
-	 * Forgets {@code key}: this instance is writing it, or wrote it. A fetch of it under way
+	 * Forgets {@code key}: it changed, or this instance is writing it. A fetch of it under way
 	 * stores nothing, and later readers fetch anew.
 	 */
 	public void forget(String key) {
-		drop(key);
-		if (this.refresher != null && this.written.size() < this.maximumSize) {
-			this.written.put(key, System.nanoTime());
-		}
-	}
-
-	/** Drops what is held of {@code key} and detaches a fetch of it under way; whether a value was held. */
-	private boolean drop(String key) {
 		this.stripes.incrementAndGet(stripe(key));
-		boolean held = this.values.asMap().remove(key) != null;
+		this.values.invalidate(key);
 		this.fetches.remove(key);
-		return held;
-	}
-
-	/**
-	 * Reads invalidated keys again in the background with {@code refresher} (called off the
-	 * tracking connection's thread): it starts reading the value of a Redis key, completing with
-	 * the form to hold, or {@code null} when absent. What it reads is stored under the same rules
-	 * as any fetch.
-	 */
-	public void refreshWith(Function<String, CompletableFuture<@Nullable Object>> refresher) {
-		this.refresher = refresher;
-	}
-
-	private void refresh(String key) {
-		Ticket ticket = ticket(key);
-		CompletableFuture<@Nullable Object> mine = new CompletableFuture<>();
-		if (this.fetches.putIfAbsent(key, mine) != null) {
-			return; // a reader's fetch is under way and began after the change
-		}
-		this.refreshes.increment();
-		Function<String, CompletableFuture<@Nullable Object>> refresher = this.refresher;
-		CompletableFuture.supplyAsync(() -> refresher.apply(key))
-			.thenCompose(Function.identity())
-			.whenComplete((value, failure) -> {
-				if (failure == null) {
-					fetched(key, ticket, value);
-					mine.complete(value);
-				}
-				else {
-					mine.completeExceptionally(failure);
-				}
-				this.fetches.remove(key, mine);
-			});
 	}
 
 	/** Forgets each of {@code keys}. */
@@ -320,7 +254,6 @@ public final class NearCache {
 		this.epoch.incrementAndGet();
 		this.values.invalidateAll();
 		this.fetches.clear();
-		this.written.clear();
 		this.flushes.increment();
 	}
 
@@ -364,11 +297,6 @@ public final class NearCache {
 	/** Keys Redis reported changed (this instance's own writes included). */
 	public long invalidations() {
 		return this.invalidations.sum();
-	}
-
-	/** Invalidated keys read again in the background. */
-	public long refreshes() {
-		return this.refreshes.sum();
 	}
 
 	/** Times everything was forgotten (flushes, clears, tracking lost). */

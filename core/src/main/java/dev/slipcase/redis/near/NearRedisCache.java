@@ -21,9 +21,6 @@ import org.springframework.data.redis.cache.RedisCache;
  * is held serialized and decoded for each read, so that a reader changing its copy changes nobody
  * else's.
  * <p>
- * An entry Redis reports changed is read again in the background when it was held or this
- * instance just wrote it (its write's own invalidation), so that the next reader finds it held.
- * <p>
  * Created from a {@code RedisCache} (its name, writer and configuration) by
  * {@link NearCacheManager}. Local copies are found by the Redis key the cache writes, so the key
  * serializer must write UTF-8 (Spring Data's default); with any other, reads go to Redis.
@@ -46,15 +43,6 @@ public class NearRedisCache extends RedisCache {
 		super(cache.getName(), cache.getNativeCache(), cache.getCacheConfiguration());
 		this.near = near;
 		this.utf8Keys = Arrays.equals(serializeCacheKey(PROBE), PROBE.getBytes(StandardCharsets.UTF_8));
-		if (this.utf8Keys && getCacheWriter().supportsAsyncRetrieve()) {
-			near.refreshWith(this::refreshed);
-		}
-	}
-
-	/** Reads the entry at {@code redisKey} again, in the form the near tier holds. */
-	private CompletableFuture<@Nullable Object> refreshed(String redisKey) {
-		return getCacheWriter().retrieve(getName(), serializeCacheKey(redisKey))
-			.thenApply((bytes) -> (bytes != null) ? held(deserializeCacheValue(bytes)) : null);
 	}
 
 	/** The local tier. */

@@ -255,16 +255,15 @@ public class SlipcaseEndpoint {
 	 * @param misses reads that went to Redis while tracking was trusted
 	 * @param bypassed reads that went to Redis because tracking was not trusted
 	 * @param invalidations keys Redis reported changed
-	 * @param refreshes invalidated keys read again in the background
 	 * @param flushes times it forgot everything (flushes, clears, tracking lost)
 	 * @param trusted whether Redis' invalidations are trusted, so it serves values
 	 */
 	public record NearCacheDescriptor(String cacheManager, long size, long hits, long misses, long bypassed,
-			long invalidations, long refreshes, long flushes, boolean trusted) {
+			long invalidations, long flushes, boolean trusted) {
 
 		static NearCacheDescriptor of(String cacheManager, NearCache near) {
 			return new NearCacheDescriptor(cacheManager, near.size(), near.hits(), near.misses(), near.bypassed(),
-					near.invalidations(), near.refreshes(), near.flushes(), near.isTrusted());
+					near.invalidations(), near.flushes(), near.isTrusted());
 		}
 
 	}

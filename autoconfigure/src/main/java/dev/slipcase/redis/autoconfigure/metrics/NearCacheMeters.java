@@ -28,8 +28,6 @@ import org.springframework.util.StringUtils;
  * reads served by the tier, reads that went to Redis while tracking was trusted, and reads that
  * went to Redis because it was not;</li>
  * <li>{@value #INVALIDATIONS} (function counter): keys Redis reported changed;</li>
- * <li>{@value #REFRESHES} (function counter): invalidated keys read again in the background (a
- * key that was held, or that this instance just wrote);</li>
  * <li>{@value #FLUSHES} (function counter): times the tier forgot everything (a flush, a clear,
  * tracking lost);</li>
  * <li>{@value #SIZE} (gauge): entries the tier holds;</li>
@@ -49,9 +47,6 @@ public final class NearCacheMeters implements SmartInitializingSingleton, Dispos
 
 	/** Keys Redis reported changed to a near tier. */
 	public static final String INVALIDATIONS = "slipcase.redis.cache.near.invalidations";
-
-	/** Invalidated keys a near tier read again in the background. */
-	public static final String REFRESHES = "slipcase.redis.cache.near.refreshes";
 
 	/** Times a near tier forgot everything. */
 	public static final String FLUSHES = "slipcase.redis.cache.near.flushes";
@@ -101,10 +96,6 @@ public final class NearCacheMeters implements SmartInitializingSingleton, Dispos
 		this.meters.add(FunctionCounter.builder(INVALIDATIONS, near, NearCache::invalidations)
 			.tags(tags)
 			.description("Keys Redis reported changed to the near tier")
-			.register(this.registry));
-		this.meters.add(FunctionCounter.builder(REFRESHES, near, NearCache::refreshes)
-			.tags(tags)
-			.description("Invalidated keys the near tier read again in the background")
 			.register(this.registry));
 		this.meters.add(FunctionCounter.builder(FLUSHES, near, NearCache::flushes)
 			.tags(tags)

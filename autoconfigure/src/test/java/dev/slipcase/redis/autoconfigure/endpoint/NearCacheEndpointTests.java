@@ -63,10 +63,7 @@ class NearCacheEndpointTests {
 			assertThat(shown.trusted()).isTrue();
 			assertThat(shown.size()).isEqualTo(1);
 			assertThat(shown.hits()).isGreaterThanOrEqualTo(3).isEqualTo(tier.hits());
-			// the put's own invalidation has its key read again in the background, or a reader fetches it
-			assertThat(shown.misses() + shown.refreshes()).isPositive();
-			assertThat(shown.misses()).isEqualTo(tier.misses());
-			assertThat(shown.refreshes()).isEqualTo(tier.refreshes());
+			assertThat(shown.misses()).isPositive().isEqualTo(tier.misses());
 			assertThat(shown.bypassed()).isEqualTo(tier.bypassed());
 			assertThat(shown.invalidations()).isPositive().isEqualTo(tier.invalidations());
 			assertThat(shown.flushes()).isEqualTo(tier.flushes());

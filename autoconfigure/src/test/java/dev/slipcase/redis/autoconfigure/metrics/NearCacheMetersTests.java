@@ -65,7 +65,6 @@ class NearCacheMetersTests {
 				}
 				assertThat(meter(registry, NearCacheMeters.INVALIDATIONS, cache).functionCounter()).isNotNull();
 				assertThat(meter(registry, NearCacheMeters.FLUSHES, cache).functionCounter()).isNotNull();
-				assertThat(meter(registry, NearCacheMeters.REFRESHES, cache).functionCounter()).isNotNull();
 				assertThat(meter(registry, NearCacheMeters.SIZE, cache).gauge()).isNotNull();
 				assertThat(meter(registry, NearCacheMeters.TRUSTED, cache).gauge()).isNotNull();
 			}
