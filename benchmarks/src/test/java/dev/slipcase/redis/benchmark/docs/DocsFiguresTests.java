@@ -22,7 +22,8 @@ class DocsFiguresTests {
 		.compile("\\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?×? ± \\d{1,3}(?:,\\d{3})*(?:\\.\\d+)?");
 
 	@ParameterizedTest
-	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md", "docs/multiplexing.md", "docs/reactive.md" })
+	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md", "docs/multiplexing.md", "docs/reactive.md",
+			"docs/near-cache.md" })
 	void tableFiguresAreTheReports(String page) {
 		String report = Docs.read(Docs.root().resolve("docs/benchmarks/README.md"));
 		List<String> quoted = new ArrayList<>();
