@@ -42,15 +42,15 @@ import org.springframework.util.Assert;
  * and when it is trusted again. Redis forgets a client's tracking with its connection, so it is
  * enabled again on every reconnect.
  * <p>
- * Listeners are called on the connection's event loop or the client's scheduler, one call at a
- * time: they must not block. Thread-safe. {@link #close()} closes the connection.
+ * Listeners are called on the connection's event loop (invalidations, flushes) and, for changes
+ * of trust, also on the client's scheduler: they must not block, and may be called concurrently. Thread-safe. {@link #close()} closes the connection.
  */
 public final class KeyInvalidations implements AutoCloseable {
 
 	/** How often per heartbeat interval it checks whether a heartbeat is due or late. */
 	private static final int TICKS_PER_HEARTBEAT = 4;
 
-	/** What a {@link KeyInvalidations} reports; called one at a time, must not block. */
+	/** What a {@link KeyInvalidations} reports; must not block, and may be called concurrently. */
 	public interface Listener {
 
 		/** These keys changed; a copy of any of them is stale. */
@@ -232,11 +232,10 @@ public final class KeyInvalidations implements AutoCloseable {
 		}
 		this.heartbeatSentAt = 0;
 		this.lastAnswerAt = System.nanoTime();
-		if (failure == null) {
-			// every invalidation sent before this PONG has been reported
-			this.lagging = false;
-			update();
-		}
+		// a PONG arrives after every invalidation sent before it; a failed PING (timed out, the
+		// connection dropped) says nothing of them: not trusted until a heartbeat is answered
+		this.lagging = failure != null;
+		update();
 	}
 
 	/** Tells the listener when whether tracking is trusted changed. Called holding the lock. */
@@ -320,13 +319,27 @@ public final class KeyInvalidations implements AutoCloseable {
 				}
 			}
 			// a reconnect: Redis forgot the old connection's tracking
+			reenable();
+		}
+
+		/** Enables tracking on the reconnected connection, trying again every second until Redis accepts. */
+		private void reenable() {
 			enableTracking().whenComplete((ok, failure) -> {
 				if (failure == null) {
 					synchronized (KeyInvalidations.this) {
 						KeyInvalidations.this.enabled = true;
 						update();
 					}
+					return;
 				}
+				synchronized (KeyInvalidations.this) {
+					if (KeyInvalidations.this.closed || !KeyInvalidations.this.connection.isOpen()) {
+						return; // closed, or dropped again: the next reconnect tries
+					}
+				}
+				KeyInvalidations.this.connection.getResources()
+					.eventExecutorGroup()
+					.schedule(this::reenable, 1, TimeUnit.SECONDS);
 			});
 		}
 

@@ -86,6 +86,28 @@ class KeyInvalidationsTests {
 		}
 	}
 
+	@org.junit.jupiter.api.Test
+	void aHeartbeatThatTimesOutIsAsLateAsOneUnanswered() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			Recorder recorder = new Recorder();
+			// commands time out after 300 ms, before a 1 s heartbeat could be seen late
+			RedisURI uri = RedisURI.builder(RedisURI.create(redis.endpoint().uri()))
+				.withTimeout(Duration.ofMillis(300))
+				.build();
+			try (KeyInvalidations invalidations = KeyInvalidations.open(client, uri, List.of("cache:"), recorder)
+				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+				redis.command("CLIENT", "PAUSE", "4000", "ALL");
+				waitUntil(() -> recorder.lost.get() == 1);
+				assertThat(invalidations.isTracking()).isFalse();
+				waitUntil(() -> recorder.restored.get() == 2);
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
 	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
 		long deadline = System.nanoTime() + TIMEOUT.toNanos();
 		while (!condition.getAsBoolean()) {
