@@ -44,17 +44,38 @@ final class NearValues<V> {
 		return this.cache.getAsync(key, () -> fetch.get().thenApply(this::held)).thenApply(this::readable);
 	}
 
-	/** Forgets {@code key} now and once {@code write} completed; returns {@code write}'s future itself. */
+	/** Forgets {@code key} now and once {@code write} completed: as {@link #writing(Collection, Supplier)}. */
 	<T> CompletableFuture<T> writing(String key, Supplier<CompletableFuture<T>> write) {
 		return writing(List.of(key), write);
 	}
 
-	/** Forgets {@code keys} now and once {@code write} completed; returns {@code write}'s future itself. */
+	/**
+	 * Forgets {@code keys} now and once {@code write} completed: the future returned completes
+	 * only after that, so that whoever waits for it reads the write; cancelling it cancels the
+	 * write.
+	 */
 	<T> CompletableFuture<T> writing(Collection<String> keys, Supplier<CompletableFuture<T>> write) {
 		keys.forEach(this.cache::forget);
 		CompletableFuture<T> written = write.get();
-		written.whenComplete((result, failure) -> keys.forEach(this.cache::forget));
-		return written;
+		CompletableFuture<T> forgotten = new CompletableFuture<>() {
+
+			@Override
+			public boolean cancel(boolean mayInterruptIfRunning) {
+				written.cancel(mayInterruptIfRunning);
+				return super.cancel(mayInterruptIfRunning);
+			}
+
+		};
+		written.whenComplete((result, failure) -> {
+			keys.forEach(this.cache::forget);
+			if (failure != null) {
+				forgotten.completeExceptionally(failure);
+			}
+			else {
+				forgotten.complete(result);
+			}
+		});
+		return forgotten;
 	}
 
 	/** Forgets {@code key}: a write of this instance is about to change it, or did. */

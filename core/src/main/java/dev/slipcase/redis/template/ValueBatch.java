@@ -43,6 +43,12 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 		this.pipeline = channel.pipeline();
 	}
 
+	/** A batch's reads go to Redis: a fetch others could join would wait for {@link #execute()}. */
+	@Override
+	boolean readsThroughNear() {
+		return false;
+	}
+
 	/** The number of commands collected so far. */
 	public int size() {
 		return this.pipeline.size();

@@ -90,11 +90,19 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The value at {@code key}, or {@code null} when there is none. */
 	public CompletableFuture<@Nullable V> get(String key) {
 		requireKey(key);
-		if (this.near != null) {
+		if (this.near != null && readsThroughNear()) {
 			return this.near.getAsync(key, () -> submit(
 					command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key))));
 		}
 		return submit(command(CommandType.GET, new DecodedValueOutput<>(this.format, key, null), args().addKey(key)));
+	}
+
+	/**
+	 * Whether {@link #get} reads through the near tier: not in a batch, whose commands wait for
+	 * {@code execute()}, so a shared fetch would hold up every other reader of its key until then.
+	 */
+	boolean readsThroughNear() {
+		return true;
 	}
 
 	/** {@code write}'s future, the keys it changes forgotten by the near tier before and after. */

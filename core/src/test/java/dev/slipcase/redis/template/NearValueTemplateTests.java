@@ -139,6 +139,21 @@ class NearValueTemplateTests {
 	}
 
 	@Test
+	void aBatchReadDoesNotHoldUpOtherReadersUntilItIsExecuted() throws Exception {
+		try (ValueTemplate<Product> template = template(Product.class, this.products)) {
+			template.set("product:5", new Product(5, "pen"));
+			ValueBatch<Product> batch = template.batch();
+			java.util.concurrent.CompletableFuture<Product> batched = batch.get("product:5");
+			// a reader of the same key, before the batch is sent: it must not wait for the batch
+			Product read = java.util.concurrent.CompletableFuture.supplyAsync(() -> template.get("product:5"))
+				.get(10, java.util.concurrent.TimeUnit.SECONDS);
+			assertThat(read).isEqualTo(new Product(5, "pen"));
+			batch.execute().join();
+			assertThat(batched.join()).isEqualTo(new Product(5, "pen"));
+		}
+	}
+
+	@Test
 	void viewsOfAnotherDatabaseOrFormatHaveNoNearTier() throws Exception {
 		try (ValueTemplate<Product> template = template(Product.class, this.products)) {
 			template.set("product:3", new Product(3, "pen"));
