@@ -309,7 +309,7 @@ public class SlipcaseRedisProperties {
 		private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
 
 		/**
-		 * The near tier: a local copy of values kept correct by Redis' invalidations.
+		 * Near tier: a local copy of values kept correct by Redis' invalidations.
 		 */
 		private final Near near = new Near();
 
@@ -349,17 +349,17 @@ public class SlipcaseRedisProperties {
 		private boolean enabled;
 
 		/**
-		 * The caches with a near tier; when empty, every cache the cache manager knows at start.
+		 * Caches with a near tier; when empty, every cache the cache manager knows at start.
 		 */
 		private List<String> cacheNames = new ArrayList<>();
 
 		/**
-		 * The most entries each cache's near tier holds; least recently used beyond.
+		 * Most entries each cache's near tier holds; least recently used beyond.
 		 */
 		private long maximumSize = 10_000;
 
 		/**
-		 * How long a near entry is held at most after it was read; unlimited when not set (Redis'
+		 * How long a near entry is held at most after it was stored; unlimited when not set (Redis'
 		 * invalidations keep it correct), and never longer than the cache's time to live.
 		 */
 		private @Nullable Duration maximumAge;

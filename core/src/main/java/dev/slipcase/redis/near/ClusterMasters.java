@@ -16,12 +16,12 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.codec.StringCodec;
 
 /**
- * The masters of a Redis Cluster that hold slots, as a cluster client sees them: each tracked on a
+ * The masters of a Redis Cluster that hold slots (failing or not), as a cluster client sees them: each tracked on a
  * connection of its own (Redis reports a key's changes only to the node that holds it). The
  * client's view is refreshed ({@code CLUSTER NODES}) every {@code refreshEvery}-th look, so that a
  * failover or a new master is noticed even when the application's own commands do not run into
- * it. Connections are opened by a standalone client sharing the cluster client's resources, with
- * the credentials and TLS setting of {@code template}. Thread-safe; {@link #close()} shuts that
+ * it. Connections are opened by a standalone client sharing the cluster client's resources and
+ * options, with the credentials and TLS setting of {@code template}. Thread-safe; {@link #close()} shuts that
  * client down.
  */
 public final class ClusterMasters implements TrackedNodes {
@@ -47,6 +47,7 @@ public final class ClusterMasters implements TrackedNodes {
 	public ClusterMasters(RedisClusterClient cluster, RedisURI template, int refreshEvery) {
 		this.cluster = cluster;
 		this.client = RedisClient.create(cluster.getResources());
+		this.client.setOptions(cluster.getOptions()); // TLS, protocol and timeouts as the application set them
 		this.template = template;
 		this.refreshEvery = Math.max(1, refreshEvery);
 	}
@@ -71,9 +72,12 @@ public final class ClusterMasters implements TrackedNodes {
 		return masters;
 	}
 
+	/**
+	 * A master that holds slots, failing or not: one suspected down may still take writes, and one
+	 * down fails its tracking, which keeps the tier bypassed until its slots have a new master.
+	 */
 	private static boolean isServingMaster(RedisClusterNode node) {
-		return (node.is(NodeFlag.UPSTREAM) || node.is(NodeFlag.MASTER)) && !node.is(NodeFlag.FAIL)
-				&& !node.is(NodeFlag.EVENTUAL_FAIL) && !node.getSlots().isEmpty();
+		return (node.is(NodeFlag.UPSTREAM) || node.is(NodeFlag.MASTER)) && !node.getSlots().isEmpty();
 	}
 
 	@Override

@@ -23,7 +23,8 @@ import org.springframework.util.Assert;
  * connection ({@link NearCacheTracking}) on their key prefixes; every other cache, and everything
  * else it is asked, is the other manager's. It stays a {@code RedisCacheManager} so that what
  * injects one keeps working. Which caches have a near tier is decided when it starts: a cache
- * created later has none. Thread-safe; {@link #destroy()} closes the tracking connection.
+ * created later has none. Thread-safe; {@link #destroy()} closes the tracking connection (its
+ * creator calls it: Spring destroys the bean it created, not one a post-processor returned).
  */
 public final class NearCacheManager extends RedisCacheManager implements DisposableBean {
 

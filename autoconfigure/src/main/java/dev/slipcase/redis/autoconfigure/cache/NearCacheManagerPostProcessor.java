@@ -3,6 +3,8 @@ package dev.slipcase.redis.autoconfigure.cache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.slipcase.redis.autoconfigure.BootTrackedNodes;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
@@ -12,7 +14,7 @@ import dev.slipcase.redis.near.NearCacheManager;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.cache.Cache;
 import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
 import org.springframework.data.redis.cache.RedisCache;
@@ -26,15 +28,23 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link NearCacheManager} over it, whose caches named in {@code slipcase.redis.cache.near.cache-names}
  * (every cache the manager knows, when none is named) read through a local tier, kept correct by
  * a tracking connection that Boot's Lettuce client opens to the same server, or to each master
- * of its cluster. Any other cache manager is left as it is.
+ * of its cluster; the tracking is closed when the cache manager bean is destroyed. Any other
+ * cache manager is left as it is; a {@code RedisCacheManager} with a writer of its own (not the
+ * one whose puts are in Redis when they return) is refused.
  */
-public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
+public final class NearCacheManagerPostProcessor implements DestructionAwareBeanPostProcessor {
 
 	private static final String PROPERTY = "slipcase.redis.cache.near.enabled";
 
 	private final ObjectProvider<SlipcaseRedisProperties> properties;
 
 	private final ObjectProvider<RedisConnectionFactory> connectionFactories;
+
+	/**
+	 * The managers it started, by bean name: Spring destroys the bean it created, not the one a
+	 * post-processor returned, so their tracking is closed here.
+	 */
+	private final Map<String, NearCacheManager> started = new ConcurrentHashMap<>();
 
 	/**
 	 * A post-processor.
@@ -60,10 +70,44 @@ public final class NearCacheManagerPostProcessor implements BeanPostProcessor {
 					"the cache manager '" + beanName + "' knows no cache to give a near tier",
 					"name the caches in slipcase.redis.cache.near.cache-names or spring.cache.cache-names", null);
 		}
+		requireSlipcaseWriter(manager, beanName, names.get(0));
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
-		return NearCacheManager.start(manager, names,
+		NearCacheManager nearManager = NearCacheManager.start(manager, names,
 				(name) -> new NearCache(name, near.getMaximumSize(), maximumAge(near.getMaximumAge(), manager, name)),
 				BootTrackedNodes.of(factory), near.getHeartbeat());
+		this.started.put(beanName, nearManager);
+		return nearManager;
+	}
+
+	@Override
+	public boolean requiresDestruction(Object bean) {
+		return bean instanceof RedisCacheManager;
+	}
+
+	@Override
+	public void postProcessBeforeDestruction(Object bean, String beanName) {
+		NearCacheManager nearManager = this.started.remove(beanName);
+		if (nearManager != null) {
+			nearManager.destroy();
+		}
+	}
+
+	/**
+	 * A near tier is only correct over puts that are in Redis when they return: the writer
+	 * Slipcase gives Boot's cache manager while the tier is on. Spring Data's default writes
+	 * asynchronously, so that a read could fetch, and store, the value a put is replacing.
+	 */
+	private static void requireSlipcaseWriter(RedisCacheManager manager, String beanName, String cacheName) {
+		Cache cache = manager.getCache(cacheName);
+		Cache target = (cache instanceof TransactionAwareCacheDecorator decorator) ? decorator.getTargetCache() : cache;
+		if (!(target instanceof RedisCache redis) || !(redis.getNativeCache() instanceof SlipcaseCacheWriter)) {
+			throw new SlipcaseConfigurationException(PROPERTY,
+					"the near tier needs the cache writer Slipcase gives Boot's cache manager (puts in Redis when "
+							+ "they return), and the cache manager '" + beanName + "' has another",
+					"let Boot build the cache manager (customise it with a RedisCacheManagerBuilderCustomizer that "
+							+ "keeps the writer), or turn the near tier off",
+					null);
+		}
 	}
 
 	private static LettuceConnectionFactory lettuce(@Nullable RedisConnectionFactory factory) {

@@ -51,7 +51,7 @@ public class SlipcaseValueTemplateProperties {
 	private final Map<String, Class<?>> types = new LinkedHashMap<>();
 
 	/**
-	 * The near tier of the slipcaseValueTemplate bean's reads.
+	 * Near tier of the slipcaseValueTemplate bean's reads.
 	 */
 	private final Near near = new Near();
 
@@ -111,12 +111,12 @@ public class SlipcaseValueTemplateProperties {
 		private List<String> keyPrefixes = new ArrayList<>();
 
 		/**
-		 * The most entries the near tier holds; least recently used beyond.
+		 * Most entries the near tier holds; least recently used beyond.
 		 */
 		private long maximumSize = 10_000;
 
 		/**
-		 * How long a near entry is held at most after it was read; unlimited when not set.
+		 * How long a near entry is held at most after it was stored; unlimited when not set.
 		 */
 		private @Nullable Duration maximumAge;
 

@@ -180,6 +180,29 @@ class NearCacheIntegrationTests {
 	}
 
 	@Test
+	void closingTheContextClosesTheTrackingConnection() throws Exception {
+		java.util.concurrent.atomic.AtomicLong id = new java.util.concurrent.atomic.AtomicLong();
+		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true").run((context) -> {
+			NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+			waitUntil(manager.tracking()::isTracking);
+			id.set(manager.tracking().clientId(TIMEOUT));
+			assertThat((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " ");
+		});
+		waitUntil(() -> !((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " "));
+	}
+
+	@Test
+	void aCacheManagerWithAWriterOfItsOwnIsRefused() {
+		this.runner.withUserConfiguration(OwnCacheManager.class)
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(SlipcaseConfigurationException.class)
+				.hasMessageContaining("slipcase.redis.cache.near.enabled")
+				.hasMessageContaining("writer"));
+	}
+
+	@Test
 	void aPutIsInRedisWhenItReturns() {
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.key-prefix=near-put:")
 			.run((context) -> {
@@ -230,6 +253,17 @@ class NearCacheIntegrationTests {
 		@Bean
 		OrderService orderService() {
 			return new OrderService();
+		}
+
+	}
+
+	/** A cache manager of the application's own, with Spring Data's (asynchronous) writer. */
+	@Configuration(proxyBeanMethods = false)
+	static class OwnCacheManager {
+
+		@Bean
+		RedisCacheManager cacheManager(org.springframework.data.redis.connection.RedisConnectionFactory factory) {
+			return RedisCacheManager.builder(factory).initialCacheNames(java.util.Set.of("orders")).build();
 		}
 
 	}
