@@ -50,6 +50,9 @@ public final class KeyInvalidations implements AutoCloseable {
 	/** How often per heartbeat interval it checks whether a heartbeat is due or late. */
 	private static final int TICKS_PER_HEARTBEAT = 4;
 
+	/** After how many heartbeats without an answer one is given up and another sent. */
+	private static final int ABANDON_AFTER_HEARTBEATS = 3;
+
 	/** What a {@link KeyInvalidations} reports; must not block, and may be called concurrently. */
 	public interface Listener {
 
@@ -103,6 +106,9 @@ public final class KeyInvalidations implements AutoCloseable {
 	private long lastAnswerAt = System.nanoTime();
 
 	private @Nullable ScheduledFuture<?> heartbeats;
+
+	/** The outstanding heartbeat's reply, or {@code null}. */
+	private @Nullable CompletableFuture<String> heartbeat;
 
 	private KeyInvalidations(StatefulRedisConnection<String, String> connection, TrackingArgs tracking,
 			Listener listener, Duration heartbeat) {
@@ -192,6 +198,14 @@ public final class KeyInvalidations implements AutoCloseable {
 		});
 	}
 
+	/**
+	 * Whether its connection is closed for good (closed here, or with its client: a Spring
+	 * connection factory stopped), so that no reconnect will bring tracking back.
+	 */
+	public boolean isClosed() {
+		return this.connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+	}
+
 	/** Whether changes are reported right now: tracking is trusted. */
 	public synchronized boolean isTracking() {
 		return this.trusted;
@@ -203,9 +217,24 @@ public final class KeyInvalidations implements AutoCloseable {
 				null);
 	}
 
-	/** Runs a few times per heartbeat: sends one when it is due, and notices one that is late. */
+	/**
+	 * Runs a few times per heartbeat: sends one when it is due, notices one that is late, and gives
+	 * up on one unanswered for {@value #ABANDON_AFTER_HEARTBEATS} heartbeats so that another is sent
+	 * (tracking stays untrusted until one is answered). Never throws: an exception would end the
+	 * schedule, and with it every later heartbeat.
+	 */
 	private void heartbeat() {
+		try {
+			beat();
+		}
+		catch (RuntimeException ex) {
+			answeredNow(ex);
+		}
+	}
+
+	private void beat() {
 		long now = System.nanoTime();
+		CompletableFuture<String> abandoned = null;
 		synchronized (this) {
 			if (this.closed) {
 				return;
@@ -215,15 +244,35 @@ public final class KeyInvalidations implements AutoCloseable {
 					this.lagging = true;
 					update();
 				}
-				return;
+				if (now - this.heartbeatSentAt <= ABANDON_AFTER_HEARTBEATS * this.heartbeatNanos) {
+					return;
+				}
+				abandoned = this.heartbeat;
+				this.heartbeatSentAt = 0;
 			}
-			if (now - this.lastAnswerAt < this.heartbeatNanos) {
+			else if (now - this.lastAnswerAt < this.heartbeatNanos) {
 				return;
 			}
 			this.heartbeatSentAt = now;
 		}
+		if (abandoned != null) {
+			abandoned.cancel(false);
+		}
 		long sentAt = now;
-		this.connection.async().ping().toCompletableFuture().whenComplete((pong, failure) -> answered(sentAt, failure));
+		CompletableFuture<String> ping = this.connection.async().ping().toCompletableFuture();
+		synchronized (this) {
+			if (this.heartbeatSentAt == sentAt) {
+				this.heartbeat = ping;
+			}
+		}
+		ping.whenComplete((pong, failure) -> answered(sentAt, failure));
+	}
+
+	/** A heartbeat that could not even be sent: as one that failed. */
+	private synchronized void answeredNow(RuntimeException failure) {
+		if (this.heartbeatSentAt != 0) {
+			answered(this.heartbeatSentAt, failure);
+		}
 	}
 
 	private synchronized void answered(long sentAt, @Nullable Throwable failure) {

@@ -98,10 +98,8 @@ public final class NearCacheTracking implements AutoCloseable {
 		caches.forEach((prefix, cache) -> byPrefix.computeIfAbsent(prefix, (p) -> new ArrayList<>()).add(cache));
 		NearCacheTracking tracking = new NearCacheTracking(nodes, byPrefix, heartbeat);
 		tracking.follow();
-		if (nodes.changes()) {
-			long millis = Math.max(1, heartbeat.toMillis());
-			tracking.scheduler.scheduleWithFixedDelay(tracking::follow, millis, millis, TimeUnit.MILLISECONDS);
-		}
+		long millis = Math.max(1, heartbeat.toMillis());
+		tracking.scheduler.scheduleWithFixedDelay(tracking::check, millis, millis, TimeUnit.MILLISECONDS);
 		return tracking;
 	}
 
@@ -120,6 +118,29 @@ public final class NearCacheTracking implements AutoCloseable {
 			}
 		}
 		return tracked;
+	}
+
+	/**
+	 * Runs every heartbeat: follows the servers when they can change, and opens again a tracking
+	 * connection closed for good (with its client, when a Spring connection factory was stopped
+	 * and started), which no reconnect would bring back. Never throws: that would end the schedule.
+	 */
+	private void check() {
+		try {
+			if (this.nodes.changes()) {
+				follow();
+			}
+			List<Node> nodes;
+			synchronized (this) {
+				nodes = new ArrayList<>(this.tracked.values());
+			}
+			for (Node node : nodes) {
+				node.reopenIfClosed();
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Near caches: checking the tracking connections failed (" + ex.getMessage() + ")");
+		}
 	}
 
 	/** Tracks the servers {@link TrackedNodes} names now: opens the new ones, closes the gone ones. */
@@ -273,6 +294,19 @@ public final class NearCacheTracking implements AutoCloseable {
 							retryMillis, TimeUnit.MILLISECONDS);
 				}
 			});
+		}
+
+		/** Opens a new tracking connection when the current one is closed for good. */
+		void reopenIfClosed() {
+			KeyInvalidations current = this.invalidations;
+			if (this.closed || current == null || !current.isClosed()) {
+				return;
+			}
+			this.invalidations = null;
+			current.close();
+			trust(false);
+			logger.info("Near caches: the tracking connection to " + this.name + " was closed; opening another");
+			open(FIRST_RETRY_MILLIS);
 		}
 
 		void close() {
