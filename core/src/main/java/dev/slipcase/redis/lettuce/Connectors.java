@@ -12,13 +12,15 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 
 /**
  * The ways a {@link ConnectionHolder} opens its connections: from the current client of a
  * supplier (such as a Spring connection factory's), from a {@link RedisClient} and a
  * {@link RedisURI}, or from a {@link RedisClusterClient}. None blocks the caller: a connect that
  * may block (a cluster loads its topology first) runs on a daemon thread of its own. Each applies
- * {@link WriteCoalescing} to its client before it connects.
+ * {@link WriteCoalescing} to its client before it connects. The standalone ones also open pub/sub
+ * connections ({@link PubSubConnector}).
  */
 public final class Connectors {
 
@@ -30,31 +32,26 @@ public final class Connectors {
 	 * closed with a client that was shut down is followed by one from its successor (as
 	 * {@code LettuceConnectionFactory::getRequiredNativeClient} supplies across the factory's stop
 	 * and start). A standalone connection selects the database asked for when it is not the
-	 * client's own; Lettuce selects it again after a reconnect.
+	 * client's own; Lettuce selects it again after a reconnect. Also a {@link PubSubConnector} when
+	 * the client is a {@link RedisClient}.
 	 * @param clients supplies a {@link RedisClient} or {@link RedisClusterClient}, never {@code null}
 	 * @param codec the codec, never {@code null}
 	 * @param clientDatabase the database the client's connections start in
 	 */
 	public static <K, V> Connector<K, V> following(Supplier<? extends AbstractRedisClient> clients,
 			RedisCodec<K, V> codec, int clientDatabase) {
-		return (database) -> CompletableFuture.supplyAsync(() -> connect(clients.get(), codec), Connectors::connectThread)
-			.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<K, V> standalone)
-					? select(standalone, database, clientDatabase) : CompletableFuture.completedFuture(connection));
+		return new Following<>(clients, codec, clientDatabase);
 	}
 
 	/**
-	 * Connects to the server of {@code uri}, in the database asked for.
+	 * Connects to the server of {@code uri}, in the database asked for. Also a
+	 * {@link PubSubConnector}.
 	 * @param client the client, never {@code null}
 	 * @param uri where to connect, never {@code null}
 	 * @param codec the codec, never {@code null}
 	 */
 	public static <K, V> Connector<K, V> of(RedisClient client, RedisURI uri, RedisCodec<K, V> codec) {
-		return (database) -> {
-			WriteCoalescing.applyTo(client);
-			return client.connectAsync(codec, RedisURI.builder(uri).withDatabase(database).build())
-				.toCompletableFuture()
-				.thenApply((connection) -> connection);
-		};
+		return new Standalone<>(client, uri, codec);
 	}
 
 	/**
@@ -106,6 +103,75 @@ public final class Connectors {
 			}
 			return connection;
 		});
+	}
+
+	/** The connector of {@link #following}: commands, and pub/sub on a standalone client. */
+	private static final class Following<K, V> implements Connector<K, V>, PubSubConnector {
+
+		private final Supplier<? extends AbstractRedisClient> clients;
+
+		private final RedisCodec<K, V> codec;
+
+		private final int clientDatabase;
+
+		Following(Supplier<? extends AbstractRedisClient> clients, RedisCodec<K, V> codec, int clientDatabase) {
+			this.clients = clients;
+			this.codec = codec;
+			this.clientDatabase = clientDatabase;
+		}
+
+		@Override
+		public CompletableFuture<StatefulConnection<K, V>> connect(int database) {
+			return CompletableFuture.supplyAsync(() -> Connectors.connect(this.clients.get(), this.codec), Connectors::connectThread)
+				.thenCompose((connection) -> (connection instanceof StatefulRedisConnection<K, V> standalone)
+						? select(standalone, database, this.clientDatabase) : CompletableFuture.completedFuture(connection));
+		}
+
+		/** Pub/sub is the same in every database: the connection stays in the client's. */
+		@Override
+		public <C, D> CompletableFuture<StatefulRedisPubSubConnection<C, D>> connectPubSub(RedisCodec<C, D> codec) {
+			return CompletableFuture.supplyAsync(() -> {
+				AbstractRedisClient client = this.clients.get();
+				if (client == null || isCluster(client)) {
+					throw new IllegalStateException("pub/sub connections here need a RedisClient, the supplier gave "
+							+ ((client != null) ? client.getClass().getSimpleName() : "null"));
+				}
+				WriteCoalescing.applyTo(client);
+				return ((RedisClient) client).connectPubSub(codec);
+			}, Connectors::connectThread);
+		}
+
+	}
+
+	/** The connector of {@link #of(RedisClient, RedisURI, RedisCodec)}: commands and pub/sub. */
+	private static final class Standalone<K, V> implements Connector<K, V>, PubSubConnector {
+
+		private final RedisClient client;
+
+		private final RedisURI uri;
+
+		private final RedisCodec<K, V> codec;
+
+		Standalone(RedisClient client, RedisURI uri, RedisCodec<K, V> codec) {
+			this.client = client;
+			this.uri = uri;
+			this.codec = codec;
+		}
+
+		@Override
+		public CompletableFuture<StatefulConnection<K, V>> connect(int database) {
+			WriteCoalescing.applyTo(this.client);
+			return this.client.connectAsync(this.codec, RedisURI.builder(this.uri).withDatabase(database).build())
+				.toCompletableFuture()
+				.thenApply((connection) -> connection);
+		}
+
+		@Override
+		public <C, D> CompletableFuture<StatefulRedisPubSubConnection<C, D>> connectPubSub(RedisCodec<C, D> codec) {
+			WriteCoalescing.applyTo(this.client);
+			return this.client.connectPubSubAsync(codec, this.uri).toCompletableFuture();
+		}
+
 	}
 
 	private static void connectThread(Runnable connect) {

@@ -21,6 +21,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushListener;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import io.lettuce.core.protocol.ProtocolVersion;
 import org.jspecify.annotations.Nullable;
 
@@ -31,6 +32,10 @@ import org.springframework.util.Assert;
  * own to one server, with {@code CLIENT TRACKING ON BCAST} on key prefixes, whose RESP3
  * {@code invalidate} push messages name every key under those prefixes that any client changed
  * (written, deleted, expired or evicted), and carry no key at all when the database was flushed.
+ * A client that speaks RESP2 has no push messages: tracking is then enabled with
+ * {@code REDIRECT} to a second connection, a pub/sub one subscribed to
+ * {@code __redis__:invalidate}, where the same reports arrive as messages, and where the
+ * heartbeats go.
  * <p>
  * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
  * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
@@ -40,7 +45,10 @@ import org.springframework.util.Assert;
  * the heartbeat. The {@link Listener} hears at once when tracking stops being trusted (the connection
  * dropped, or a heartbeat is late: the server is paused, or the client's event loop is starved),
  * and when it is trusted again. Redis forgets a client's tracking with its connection, so it is
- * enabled again on every reconnect.
+ * enabled again on every reconnect. On RESP2, a connection that drops closes both for good
+ * ({@link #isClosed()}): the pub/sub connection gets a new id on reconnect, which tracking would
+ * have to be redirected to, and Lettuce subscribes it again before a {@code CLIENT ID} could ask;
+ * the owner opens another.
  * <p>
  * Listeners are called on the connection's event loop (invalidations, flushes) and, for changes
  * of trust, also on the client's scheduler: they must not block, and may be called concurrently. Thread-safe. {@link #close()} closes the connection.
@@ -78,9 +86,16 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	}
 
+	/** The connection tracking is enabled on. */
 	private final StatefulRedisConnection<String, String> connection;
 
-	private final TrackingArgs tracking;
+	/**
+	 * The connection invalidations arrive on and heartbeats go to: {@link #connection} itself
+	 * (RESP3), or a pub/sub connection it redirects to (RESP2).
+	 */
+	private final StatefulRedisConnection<String, String> listening;
+
+	private final List<String> prefixes;
 
 	private final Listener listener;
 
@@ -110,10 +125,15 @@ public final class KeyInvalidations implements AutoCloseable {
 	/** The outstanding heartbeat's reply, or {@code null}. */
 	private @Nullable CompletableFuture<String> heartbeat;
 
-	private KeyInvalidations(StatefulRedisConnection<String, String> connection, TrackingArgs tracking,
-			Listener listener, Duration heartbeat) {
+	/** The id of the pub/sub connection tracking redirects to, or {@code 0}: none (RESP3). */
+	private long redirectTo;
+
+	private KeyInvalidations(StatefulRedisConnection<String, String> connection,
+			StatefulRedisConnection<String, String> listening, List<String> prefixes, Listener listener,
+			Duration heartbeat) {
 		this.connection = connection;
-		this.tracking = tracking;
+		this.listening = listening;
+		this.prefixes = List.copyOf(prefixes);
 		this.listener = listener;
 		this.heartbeatNanos = heartbeat.toNanos();
 	}
@@ -121,10 +141,10 @@ public final class KeyInvalidations implements AutoCloseable {
 	/**
 	 * Opens a tracking connection to {@code uri} for the keys under {@code prefixes}, with a
 	 * heartbeat every second; completes once Redis tracks them.
-	 * @param client a client whose connections speak RESP3 (Lettuce's default with Redis 6+)
+	 * @param client the client, speaking RESP3 (Lettuce's default with Redis 6+) or RESP2
 	 * @param prefixes the key prefixes to track, at least one; an empty string tracks every key
 	 * @param listener told of every change, never {@code null}
-	 * @return the open tracking, or a future that fails when Redis refuses (RESP2 only, say)
+	 * @return the open tracking, or a future that fails when Redis refuses
 	 */
 	public static CompletableFuture<KeyInvalidations> open(RedisClient client, RedisURI uri, List<String> prefixes,
 			Listener listener) {
@@ -135,48 +155,86 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * Opens a tracking connection with {@code connector} for the keys under {@code prefixes};
 	 * completes once Redis tracks them.
 	 * @param connector opens a connection to one server (not a cluster), such as
-	 * {@link Connectors#following} a Spring connection factory's client
+	 * {@link Connectors#following} a Spring connection factory's client; on RESP2 it must be a
+	 * {@link PubSubConnector} too, as the connectors of {@link Connectors} are
 	 * @param prefixes the key prefixes to track, at least one, none a prefix of another; an empty
 	 * string tracks every key
 	 * @param listener told of every change, never {@code null}
 	 * @param heartbeat how often to check that the connection answers, and how late an answer
 	 * may be before tracking is no longer trusted
-	 * @return the open tracking, or a future that fails when the connection fails or Redis refuses
-	 * (RESP2 only, say)
+	 * @return the open tracking, or a future that fails when a connection fails or Redis refuses
 	 */
 	public static CompletableFuture<KeyInvalidations> open(Connector<String, String> connector, List<String> prefixes,
 			Listener listener, Duration heartbeat) {
 		Assert.notEmpty(prefixes, "prefixes must not be empty");
 		Assert.notNull(listener, "listener must not be null");
 		Assert.isTrue(heartbeat.toMillis() > 0, "heartbeat must be positive");
-		TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(prefixes.toArray(String[]::new));
 		return connector.connect(0).thenCompose((opened) -> {
 			if (!(opened instanceof StatefulRedisConnection<String, String> connection)) {
 				opened.closeAsync();
 				throw new IllegalArgumentException("tracking needs a connection to one server, not "
 						+ opened.getClass().getSimpleName());
 			}
-			KeyInvalidations invalidations = new KeyInvalidations(connection, tracking, listener, heartbeat);
-			return invalidations.start().handle((ok, failure) -> {
+			if (!speaksResp2(connection)) {
+				return started(new KeyInvalidations(connection, connection, prefixes, listener, heartbeat));
+			}
+			if (!(connector instanceof PubSubConnector pubSub)) {
+				connection.closeAsync();
+				throw new IllegalArgumentException("the connection speaks RESP2, where invalidations arrive on a "
+						+ "pub/sub connection, and " + connector.getClass().getName() + " opens none");
+			}
+			InvalidationMessages messages = new InvalidationMessages(listener);
+			return pubSub.connectPubSub(messages).handle((pubsub, failure) -> {
 				if (failure != null) {
-					invalidations.close();
-					throw new IllegalStateException("Redis refused to track keys for invalidations: "
+					connection.closeAsync();
+					throw new IllegalStateException("cannot open the pub/sub connection invalidations arrive on (RESP2): "
 							+ RedisFailures.unwrap(failure).getMessage(), RedisFailures.unwrap(failure));
 				}
-				return invalidations;
-			});
+				pubsub.addListener(messages);
+				return pubsub;
+			}).thenCompose((pubsub) -> started(new KeyInvalidations(connection, pubsub, prefixes, listener, heartbeat)));
 		});
 	}
 
+	private static boolean speaksResp2(StatefulRedisConnection<?, ?> connection) {
+		return connection instanceof StatefulRedisConnectionImpl<?, ?> impl
+				&& impl.getConnectionState().getNegotiatedProtocolVersion() == ProtocolVersion.RESP2;
+	}
+
+	private static CompletableFuture<KeyInvalidations> started(KeyInvalidations invalidations) {
+		return invalidations.start().handle((ok, failure) -> {
+			if (failure != null) {
+				invalidations.close();
+				throw new IllegalStateException("Redis refused to track keys for invalidations: "
+						+ RedisFailures.unwrap(failure).getMessage(), RedisFailures.unwrap(failure));
+			}
+			return invalidations;
+		});
+	}
+
+	private boolean isRedirected() {
+		return this.listening != this.connection;
+	}
+
 	private CompletableFuture<Void> start() {
-		if (this.connection instanceof StatefulRedisConnectionImpl<?, ?> impl
-				&& impl.getConnectionState().getNegotiatedProtocolVersion() == ProtocolVersion.RESP2) {
-			return CompletableFuture.failedFuture(new IllegalStateException(
-					"the connection speaks RESP2, and invalidations arrive as RESP3 push messages"));
-		}
-		this.connection.addListener((PushListener) this::pushed);
 		this.connection.addListener(this.events);
-		return enableTracking().thenRun(() -> {
+		CompletableFuture<Void> enabled;
+		if (isRedirected()) {
+			StatefulRedisPubSubConnection<String, String> pubsub = (StatefulRedisPubSubConnection<String, String>) this.listening;
+			pubsub.addListener(this.events);
+			// CLIENT ID before SUBSCRIBE: a subscribed RESP2 connection takes no other command but PING
+			enabled = pubsub.async().clientId().toCompletableFuture().thenCompose((id) -> {
+				synchronized (this) {
+					this.redirectTo = id;
+				}
+				return pubsub.async().subscribe(InvalidationMessages.CHANNEL).toCompletableFuture();
+			}).thenCompose((subscribed) -> enableTracking());
+		}
+		else {
+			this.connection.addListener((PushListener) this::pushed);
+			enabled = enableTracking();
+		}
+		return enabled.thenRun(() -> {
 			synchronized (this) {
 				this.enabled = true;
 				update();
@@ -191,7 +249,13 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	private CompletableFuture<Void> enableTracking() {
-		return this.connection.async().clientTracking(this.tracking).toCompletableFuture().thenAccept((reply) -> {
+		TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(this.prefixes.toArray(String[]::new));
+		synchronized (this) {
+			if (this.redirectTo != 0) {
+				tracking.redirect(this.redirectTo);
+			}
+		}
+		return this.connection.async().clientTracking(tracking).toCompletableFuture().thenAccept((reply) -> {
 			if (!"OK".equals(reply)) {
 				throw new IllegalStateException("CLIENT TRACKING answered " + reply);
 			}
@@ -199,11 +263,16 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	/**
-	 * Whether its connection is closed for good (closed here, or with its client: a Spring
-	 * connection factory stopped), so that no reconnect will bring tracking back.
+	 * Whether its connections are closed for good (closed here, with their client when a Spring
+	 * connection factory stopped, or on RESP2 when one dropped), so that no reconnect will bring
+	 * tracking back.
 	 */
 	public boolean isClosed() {
-		return this.connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
+		return isClosed(this.connection) || isClosed(this.listening);
+	}
+
+	private static boolean isClosed(StatefulRedisConnection<?, ?> connection) {
+		return connection instanceof RedisChannelHandler<?, ?> handler && handler.isClosed();
 	}
 
 	/** Whether changes are reported right now: tracking is trusted. */
@@ -211,7 +280,10 @@ public final class KeyInvalidations implements AutoCloseable {
 		return this.trusted;
 	}
 
-	/** The id Redis gives the tracking connection ({@code CLIENT ID}), for tests and diagnostics. */
+	/**
+	 * The id Redis gives the connection tracking is enabled on ({@code CLIENT ID}), for tests and
+	 * diagnostics.
+	 */
 	public long clientId(Duration timeout) {
 		return Await.result(this.connection.async().clientId().toCompletableFuture(), timeout, "read the client id",
 				null);
@@ -259,7 +331,7 @@ public final class KeyInvalidations implements AutoCloseable {
 			abandoned.cancel(false);
 		}
 		long sentAt = now;
-		CompletableFuture<String> ping = this.connection.async().ping().toCompletableFuture();
+		CompletableFuture<String> ping = this.listening.async().ping().toCompletableFuture();
 		synchronized (this) {
 			if (this.heartbeatSentAt == sentAt) {
 				this.heartbeat = ping;
@@ -334,6 +406,9 @@ public final class KeyInvalidations implements AutoCloseable {
 	public void close() {
 		ScheduledFuture<?> scheduled;
 		synchronized (this) {
+			if (this.closed) {
+				return;
+			}
 			this.closed = true;
 			this.trusted = false;
 			scheduled = this.heartbeats;
@@ -342,6 +417,9 @@ public final class KeyInvalidations implements AutoCloseable {
 			scheduled.cancel(false);
 		}
 		this.connection.closeAsync();
+		if (isRedirected()) {
+			this.listening.closeAsync();
+		}
 	}
 
 	/** The tracking connection's drops and reconnects. */
@@ -349,17 +427,21 @@ public final class KeyInvalidations implements AutoCloseable {
 
 		@Override
 		public void onRedisDisconnected(RedisChannelHandler<?, ?> connection) {
-			if (isOurs(connection)) {
-				synchronized (KeyInvalidations.this) {
-					KeyInvalidations.this.enabled = false;
-					update();
-				}
+			if (!isOurs(connection)) {
+				return;
+			}
+			synchronized (KeyInvalidations.this) {
+				KeyInvalidations.this.enabled = false;
+				update();
+			}
+			if (isRedirected()) {
+				close(); // either drop ends the redirect for good (see the class' javadoc)
 			}
 		}
 
 		@Override
 		public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
-			if (!isOurs(connection)) {
+			if (!isOurs(connection) || isRedirected()) {
 				return;
 			}
 			synchronized (KeyInvalidations.this) {
@@ -393,7 +475,8 @@ public final class KeyInvalidations implements AutoCloseable {
 		}
 
 		private boolean isOurs(RedisChannelHandler<?, ?> handler) {
-			return (Object) handler == (Object) KeyInvalidations.this.connection;
+			return (Object) handler == (Object) KeyInvalidations.this.connection
+					|| (Object) handler == (Object) KeyInvalidations.this.listening;
 		}
 
 	}

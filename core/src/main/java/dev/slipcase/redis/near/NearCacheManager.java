@@ -48,7 +48,7 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	 * @param target the Redis cache manager, initialized
 	 * @param names the caches to give a near tier, at least one
 	 * @param tiers makes the near tier of each cache, by name
-	 * @param connector opens the tracking connection to the server the caches use (RESP3)
+	 * @param connector opens the tracking connection to the server the caches use (RESP3, or RESP2 with a {@link dev.slipcase.redis.lettuce.PubSubConnector})
 	 * @param heartbeat how often the tracking connection is checked, and how late its answer may be
 	 * @return the manager, tracking
 	 */

@@ -73,7 +73,7 @@ public final class NearCacheTracking implements AutoCloseable {
 	/**
 	 * Starts tracking the keys of {@code caches} on the one server {@code connector} connects to;
 	 * the caches are bypassed until Redis tracks them.
-	 * @param connector opens a connection to one server (RESP3: Redis 6+ or Valkey)
+	 * @param connector opens a connection to one server (Redis 6+ or Valkey; on RESP2 also a {@link dev.slipcase.redis.lettuce.PubSubConnector})
 	 * @param caches each cache by the key prefix of its entries (an empty prefix: every key)
 	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
 	 * @return the tracking, started

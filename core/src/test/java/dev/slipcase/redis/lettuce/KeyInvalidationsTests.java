@@ -1,6 +1,7 @@
 package dev.slipcase.redis.lettuce;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -11,8 +12,10 @@ import java.util.stream.Stream;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.protocol.ProtocolVersion;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -24,7 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * another client's writes under a tracked prefix are reported key by key and nothing else is, a
  * flush is reported as one, and a tracking connection killed with {@code CLIENT KILL} reports the
  * loss at once and, once Lettuce reconnected and tracking is on again, reports changes again; a
- * paused server ({@code CLIENT PAUSE}) makes tracking untrusted until its heartbeat answers.
+ * paused server ({@code CLIENT PAUSE}) makes tracking untrusted until its heartbeat answers; the
+ * same on RESP2 through a redirect to a pub/sub connection, including every key of a message that
+ * names many, and either connection dropping closes it for good.
  */
 class KeyInvalidationsTests {
 
@@ -79,6 +84,71 @@ class KeyInvalidationsTests {
 				assertThat(invalidations.isTracking()).isFalse();
 				waitUntil(() -> recorder.restored.get() == 3);
 				assertThat(invalidations.isTracking()).isTrue();
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("servers")
+	void onResp2ReportsThroughARedirectToAPubSubConnectionAndClosesWhenEitherDrops(String name,
+			Supplier<RedisServer> start) throws Exception {
+		try (RedisServer redis = start.get()) {
+			RedisClient client = RedisClient.create();
+			client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+			RedisURI uri = RedisURI.create(redis.endpoint().uri());
+			try {
+				Recorder recorder = new Recorder();
+				try (KeyInvalidations invalidations = KeyInvalidations
+					.open(client, uri, List.of("cache:", "other:"), recorder)
+					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+					assertThat(invalidations.isTracking()).isTrue();
+					assertThat((String) redis.command("CLIENT", "LIST", "TYPE", "pubsub")).as("the redirect's target")
+						.contains("sub=1");
+
+					redis.command("SET", "cache:1", "a");
+					redis.command("SET", "elsewhere:1", "b");
+					redis.command("SET", "other:2", "c");
+					waitUntil(() -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
+					assertThat(recorder.keys).containsOnly("cache:1", "other:2");
+
+					// one command's keys arrive as one message: every key of it is reported
+					recorder.keys.clear();
+					List<String> mset = new ArrayList<>();
+					for (int i = 0; i < 100; i++) {
+						mset.add("cache:m" + i);
+						mset.add("v");
+					}
+					mset.add(0, "MSET");
+					redis.command(mset.toArray(String[]::new));
+					waitUntil(() -> recorder.keys.size() >= 100);
+					assertThat(recorder.keys).hasSize(100).allMatch((key) -> key.startsWith("cache:m"));
+
+					redis.command("FLUSHALL");
+					waitUntil(() -> recorder.flushes.get() == 1);
+
+					// a paused server answers no heartbeat on the pub/sub connection
+					redis.command("CLIENT", "PAUSE", "4000", "ALL");
+					waitUntil(() -> recorder.lost.get() == 1);
+					waitUntil(() -> recorder.restored.get() == 2);
+
+					// the redirect's target dropped: closed for good, for its owner to open another
+					redis.command("CLIENT", "KILL", "TYPE", "pubsub");
+					waitUntil(() -> recorder.lost.get() == 2);
+					waitUntil(invalidations::isClosed);
+					assertThat(invalidations.isTracking()).isFalse();
+				}
+
+				Recorder second = new Recorder();
+				try (KeyInvalidations invalidations = KeyInvalidations.open(client, uri, List.of("cache:"), second)
+					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+					// the connection tracking is enabled on dropped: Redis forgot the tracking
+					redis.command("CLIENT", "KILL", "ID", Long.toString(invalidations.clientId(TIMEOUT)));
+					waitUntil(() -> second.lost.get() == 1);
+					waitUntil(invalidations::isClosed);
+				}
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

@@ -28,6 +28,7 @@ import io.lettuce.core.api.sync.RedisStringCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.protocol.ProtocolVersion;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.Cache.ValueWrapper;
 import org.springframework.cache.CacheManager;
@@ -56,6 +58,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * ({@code CLIENT PAUSE}) at random. No reader may read a version older than one it has already
  * read of that key, and once writes stop and a second has passed, every near entry must equal
  * Redis' value. Runs {@code slipcase.chaos.seconds} seconds (20 by default) per server and writer.
+ * Once more on Redis 7.0 with clients that speak RESP2, whose tracking redirects to pub/sub
+ * connections, which the chaos thread kills too.
  */
 class NearCacheChaosTests {
 
@@ -135,6 +139,26 @@ class NearCacheChaosTests {
 		}
 	}
 
+	@org.junit.jupiter.api.Test
+	void noReaderGoesBackAndNoNearEntryStaysStaleOverResp2() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			ApplicationContextRunner runner = runner().withPropertyValues(RedisProperties.of(redis))
+				.withBean(LettuceClientOptionsBuilderCustomizer.class,
+						() -> (options) -> options.protocolVersion(ProtocolVersion.RESP2));
+			RedisClient plain = RedisClient.create(RedisURI.create(redis.endpoint().uri()));
+			try (StatefulRedisConnection<byte[], byte[]> connection = plain.connect(ByteArrayCodec.INSTANCE)) {
+				runner.run((first) -> runner.run((second) -> {
+					Chaos chaos = new Chaos(List.of(redis), first, second, connection.sync(), true);
+					chaos.resp2 = true;
+					chaos.run("Redis 7.0 over RESP2");
+				}));
+			}
+			finally {
+				plain.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
 	/** One run: the threads, what they saw, and the check at the end. */
 	private static final class Chaos {
 
@@ -147,6 +171,9 @@ class NearCacheChaosTests {
 		private final RedisStringCommands<byte[], byte[]> plain;
 
 		private final boolean plainWriters;
+
+		/** The clients speak RESP2: tracking redirects to a pub/sub connection, which chaos kills too. */
+		boolean resp2;
 
 		private final AtomicBoolean writing = new AtomicBoolean(true);
 
@@ -178,6 +205,12 @@ class NearCacheChaosTests {
 		void run(String server) throws Exception {
 			for (NearRedisCache cache : this.caches) {
 				waitUntil(cache.near()::isTrusted);
+			}
+			if (this.resp2) {
+				String pubsub = (String) this.servers.get(0).command("CLIENT", "LIST", "TYPE", "pubsub");
+				assertThat(pubsub.lines().filter((client) -> client.contains("sub=1")))
+					.as("each context's tracking redirects to a pub/sub connection")
+					.hasSize(2);
 			}
 			for (int key = 0; key < KEYS; key++) {
 				write(key, 0);
@@ -298,7 +331,11 @@ class NearCacheChaosTests {
 		private void chaos(boolean kill) {
 			ThreadLocalRandom random = ThreadLocalRandom.current();
 			try {
-				if (kill) {
+				if (kill && this.resp2 && random.nextBoolean()) {
+					this.servers.get(0).command("CLIENT", "KILL", "TYPE", "pubsub");
+					this.kills.incrementAndGet();
+				}
+				else if (kill) {
 					List<Map.Entry<String, Long>> ids = new ArrayList<>(
 							this.managers[random.nextInt(2)].tracking().clientIds(Duration.ofSeconds(5)).entrySet());
 					if (!ids.isEmpty()) {
