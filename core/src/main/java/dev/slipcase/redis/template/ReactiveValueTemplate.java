@@ -220,7 +220,15 @@ public final class ReactiveValueTemplate<V> {
 	public Mono<Void> upload(String key, Publisher<? extends DataBuffer> content) {
 		ValueOperations.requireKey(key);
 		Assert.notNull(content, "content must not be null");
-		return this.largeValues.upload(key, content);
+		NearValues<V> near = this.async.near;
+		if (near == null) {
+			return this.largeValues.upload(key, content);
+		}
+		// forgotten before the upload starts, and before its end reaches the subscriber
+		return Mono.defer(() -> {
+			near.forget(key);
+			return this.largeValues.upload(key, content);
+		}).doOnTerminate(() -> near.forget(key)).doOnCancel(() -> near.forget(key));
 	}
 
 	private <T> Mono<T> mono(Supplier<? extends CompletableFuture<T>> send, String action, Object key) {

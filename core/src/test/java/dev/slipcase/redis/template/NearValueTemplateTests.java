@@ -1,5 +1,9 @@
 package dev.slipcase.redis.template;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +22,9 @@ import io.lettuce.core.codec.StringCodec;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -108,6 +115,11 @@ class NearValueTemplateTests {
 			writes.add(() -> template.mset(Map.of("product:2", new Product(2, "mset"))));
 			writes.add(() -> template.async().set("product:2", new Product(2, "async set")).join());
 			writes.add(() -> template.reactive().set("product:2", new Product(2, "reactive set")).block());
+			writes.add(() -> upload(template, "product:2", new Product(2, "uploaded")));
+			writes.add(() -> template.reactive()
+				.upload("product:2", Flux.just(DefaultDataBufferFactory.sharedInstance
+					.wrap(encoded(template, new Product(2, "reactive upload")))))
+				.block());
 			for (Runnable write : writes) {
 				// hold the current value, write, and read the write back at once: never the held one
 				Product before = template.get("product:2");
@@ -124,6 +136,29 @@ class NearValueTemplateTests {
 			template.setIfAbsent("product:2", new Product(2, "if absent"), null);
 			assertThat(template.get("product:2")).isEqualTo(new Product(2, "if absent"));
 			assertThat(untracked.hits()).as("reads served by the tier between the writes").isPositive();
+		}
+	}
+
+	/** The bytes {@code template} stores for {@code value}, read back from Redis. */
+	private static byte[] encoded(ValueTemplate<Product> template, Product value) {
+		try {
+			template.set("product:encoded", value);
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			template.download("product:encoded", out);
+			return out.toByteArray();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static void upload(ValueTemplate<Product> template, String key, Product value) {
+		byte[] bytes = encoded(template, value);
+		try {
+			template.upload(key, new ByteArrayInputStream(bytes), bytes.length);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
 		}
 	}
 
