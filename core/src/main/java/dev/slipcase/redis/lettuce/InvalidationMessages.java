@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.StringCodec;
@@ -16,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  * flush. Lettuce's pub/sub output keeps one value per message and so only the array's last key;
  * as its codec, this sees every key it decodes as a value, on the connection's event loop, and
  * hands them to the listener when that message is delivered, on the same thread, right after
- * its last key was decoded. Confined to the connection's event loop; holds no buffer (keys are
- * copied to strings as they are decoded).
+ * its last key was decoded. Messages on a heartbeat channel of its own go to a heartbeat
+ * consumer. Confined to the connection's event loop; holds no buffer (keys are copied to strings
+ * as they are decoded).
  */
 final class InvalidationMessages extends RedisPubSubAdapter<String, String> implements RedisCodec<String, String> {
 
@@ -26,11 +28,23 @@ final class InvalidationMessages extends RedisPubSubAdapter<String, String> impl
 
 	private final KeyInvalidations.Listener receiver;
 
+	private final String heartbeatChannel;
+
+	/** Told of each message on {@link #heartbeatChannel}; set before it is subscribed to. */
+	private volatile Consumer<String> heartbeats = (message) -> {
+	};
+
 	/** The keys of the message being decoded. */
 	private List<String> keys = new ArrayList<>();
 
-	InvalidationMessages(KeyInvalidations.Listener receiver) {
+	InvalidationMessages(KeyInvalidations.Listener receiver, String heartbeatChannel) {
 		this.receiver = receiver;
+		this.heartbeatChannel = heartbeatChannel;
+	}
+
+	/** Where the messages on the heartbeat channel go from now on. */
+	void heartbeats(Consumer<String> heartbeats) {
+		this.heartbeats = heartbeats;
 	}
 
 	@Override
@@ -59,6 +73,10 @@ final class InvalidationMessages extends RedisPubSubAdapter<String, String> impl
 	public void message(String channel, @Nullable String message) {
 		List<String> changed = this.keys;
 		this.keys = new ArrayList<>();
+		if (this.heartbeatChannel.equals(channel) && message != null) {
+			this.heartbeats.accept(message);
+			return;
+		}
 		if (!CHANNEL.equals(channel)) {
 			return;
 		}

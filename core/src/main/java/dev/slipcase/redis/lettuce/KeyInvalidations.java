@@ -6,9 +6,13 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import io.lettuce.core.RedisChannelHandler;
@@ -34,14 +38,20 @@ import org.springframework.util.Assert;
  * (written, deleted, expired or evicted), and carry no key at all when the database was flushed.
  * A client that speaks RESP2 has no push messages: tracking is then enabled with
  * {@code REDIRECT} to a second connection, a pub/sub one subscribed to
- * {@code __redis__:invalidate}, where the same reports arrive as messages, and where the
- * heartbeats go.
+ * {@code __redis__:invalidate}, where the same reports arrive as messages. No command is sent on
+ * that one once it subscribed (Lettuce cannot read a reply that arrives while it is in the middle
+ * of a message): the heartbeat is a {@code PUBLISH} from the tracking connection to a channel of
+ * the pair's own that the pub/sub connection also subscribed to, answered when it arrives there.
+ * So it also proves that both reached the same server and that the tracking connection is alive
+ * (Redis would close an idle one after its {@code timeout}), and a {@code PUBLISH} nobody
+ * received closes the pair.
  * <p>
  * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
  * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
  * for its answer longer than {@code heartbeat}:
- * a {@code PONG} arrives after every invalidation Redis sent before it on the same connection, so
- * while heartbeats come back in time, no change goes unreported for longer than about twice
+ * a {@code PONG} arrives after every invalidation Redis had sent before it on the same connection
+ * (those of writes in the server's current event loop iteration follow within that iteration),
+ * so while heartbeats come back in time, no change goes unreported for longer than about twice
  * the heartbeat. The {@link Listener} hears at once when tracking stops being trusted (the connection
  * dropped, or a heartbeat is late: the server is paused, or the client's event loop is starved),
  * and when it is trusted again. Redis forgets a client's tracking with its connection, so it is
@@ -60,6 +70,9 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	/** After how many heartbeats without an answer one is given up and another sent. */
 	private static final int ABANDON_AFTER_HEARTBEATS = 3;
+
+	/** The start of the name of each RESP2 pair's own heartbeat channel. */
+	private static final String HEARTBEAT_CHANNEL_PREFIX = "__slipcase__:near-heartbeat:";
 
 	/** What a {@link KeyInvalidations} reports; must not block, and may be called concurrently. */
 	public interface Listener {
@@ -122,17 +135,25 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	private @Nullable ScheduledFuture<?> heartbeats;
 
-	/** The outstanding heartbeat's reply, or {@code null}. */
-	private @Nullable CompletableFuture<String> heartbeat;
+	/** The outstanding heartbeat's answer, or {@code null}. */
+	private @Nullable CompletableFuture<?> heartbeat;
+
+	/** On RESP2: the pair's heartbeat channel, and the heartbeats published to it not yet arrived, by number. */
+	private final @Nullable String heartbeatChannel;
+
+	private final Map<Long, CompletableFuture<Void>> unarrived = new ConcurrentHashMap<>();
+
+	private final AtomicLong heartbeatNumbers = new AtomicLong();
 
 	/** The id of the pub/sub connection tracking redirects to, or {@code 0}: none (RESP3). */
 	private long redirectTo;
 
 	private KeyInvalidations(StatefulRedisConnection<String, String> connection,
 			StatefulRedisConnection<String, String> listening, List<String> prefixes, Listener listener,
-			Duration heartbeat) {
+			Duration heartbeat, @Nullable String heartbeatChannel) {
 		this.connection = connection;
 		this.listening = listening;
+		this.heartbeatChannel = heartbeatChannel;
 		this.prefixes = List.copyOf(prefixes);
 		this.listener = listener;
 		this.heartbeatNanos = heartbeat.toNanos();
@@ -176,23 +197,32 @@ public final class KeyInvalidations implements AutoCloseable {
 						+ opened.getClass().getSimpleName());
 			}
 			if (!speaksResp2(connection)) {
-				return started(new KeyInvalidations(connection, connection, prefixes, listener, heartbeat));
+				return started(new KeyInvalidations(connection, connection, prefixes, listener, heartbeat, null));
 			}
 			if (!(connector instanceof PubSubConnector pubSub)) {
 				connection.closeAsync();
 				throw new IllegalArgumentException("the connection speaks RESP2, where invalidations arrive on a "
 						+ "pub/sub connection, and " + connector.getClass().getName() + " opens none");
 			}
-			InvalidationMessages messages = new InvalidationMessages(listener);
+			String heartbeatChannel = HEARTBEAT_CHANNEL_PREFIX + UUID.randomUUID();
+			InvalidationMessages messages = new InvalidationMessages(listener, heartbeatChannel);
 			return pubSub.connectPubSub(messages).handle((pubsub, failure) -> {
 				if (failure != null) {
 					connection.closeAsync();
 					throw new IllegalStateException("cannot open the pub/sub connection invalidations arrive on (RESP2): "
 							+ RedisFailures.unwrap(failure).getMessage(), RedisFailures.unwrap(failure));
 				}
+				if (!speaksResp2(pubsub)) {
+					connection.closeAsync();
+					pubsub.closeAsync();
+					throw new IllegalStateException("the pub/sub connection does not speak RESP2 as the tracking one does");
+				}
 				pubsub.addListener(messages);
-				return pubsub;
-			}).thenCompose((pubsub) -> started(new KeyInvalidations(connection, pubsub, prefixes, listener, heartbeat)));
+				KeyInvalidations invalidations = new KeyInvalidations(connection, pubsub, prefixes, listener, heartbeat,
+						heartbeatChannel);
+				messages.heartbeats(invalidations::heartbeatArrived);
+				return invalidations;
+			}).thenCompose(KeyInvalidations::started);
 		});
 	}
 
@@ -222,13 +252,18 @@ public final class KeyInvalidations implements AutoCloseable {
 		if (isRedirected()) {
 			StatefulRedisPubSubConnection<String, String> pubsub = (StatefulRedisPubSubConnection<String, String>) this.listening;
 			pubsub.addListener(this.events);
-			// CLIENT ID before SUBSCRIBE: a subscribed RESP2 connection takes no other command but PING
+			// CLIENT ID before SUBSCRIBE, the last command sent on it (see the class' javadoc)
 			enabled = pubsub.async().clientId().toCompletableFuture().thenCompose((id) -> {
 				synchronized (this) {
 					this.redirectTo = id;
 				}
-				return pubsub.async().subscribe(InvalidationMessages.CHANNEL).toCompletableFuture();
-			}).thenCompose((subscribed) -> enableTracking());
+				return pubsub.async().subscribe(InvalidationMessages.CHANNEL, this.heartbeatChannel).toCompletableFuture();
+			})
+				.thenCompose((subscribed) -> enableTracking())
+				// trusted once a heartbeat shows both connections reach the same server
+				.thenCompose((tracking) -> sendHeartbeat()
+					.orTimeout(ABANDON_AFTER_HEARTBEATS * this.heartbeatNanos, TimeUnit.NANOSECONDS)
+					.thenApply((arrived) -> (Void) null));
 		}
 		else {
 			this.connection.addListener((PushListener) this::pushed);
@@ -306,7 +341,7 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	private void beat() {
 		long now = System.nanoTime();
-		CompletableFuture<String> abandoned = null;
+		CompletableFuture<?> abandoned = null;
 		synchronized (this) {
 			if (this.closed) {
 				return;
@@ -331,13 +366,63 @@ public final class KeyInvalidations implements AutoCloseable {
 			abandoned.cancel(false);
 		}
 		long sentAt = now;
-		CompletableFuture<String> ping = this.listening.async().ping().toCompletableFuture();
+		CompletableFuture<?> answer = sendHeartbeat();
 		synchronized (this) {
 			if (this.heartbeatSentAt == sentAt) {
-				this.heartbeat = ping;
+				this.heartbeat = answer;
 			}
 		}
-		ping.whenComplete((pong, failure) -> answered(sentAt, failure));
+		answer.whenComplete((pong, failure) -> answered(sentAt, failure));
+	}
+
+	/**
+	 * Sends a heartbeat: a {@code PING} (RESP3), or a {@code PUBLISH} to the pair's heartbeat
+	 * channel (RESP2), answered when it arrives on the pub/sub connection; one nobody received
+	 * closes the pair (the pub/sub connection is on another server, or lost its subscription).
+	 */
+	private CompletableFuture<?> sendHeartbeat() {
+		if (this.heartbeatChannel == null) {
+			return this.connection.async().ping().toCompletableFuture();
+		}
+		long number = this.heartbeatNumbers.incrementAndGet();
+		CompletableFuture<Void> arrived = new CompletableFuture<>();
+		this.unarrived.put(number, arrived);
+		arrived.whenComplete((ok, failure) -> this.unarrived.remove(number));
+		this.connection.async()
+			.publish(this.heartbeatChannel, Long.toString(number))
+			.toCompletableFuture()
+			.whenComplete((receivers, failure) -> {
+				if (failure != null) {
+					arrived.completeExceptionally(failure);
+				}
+				else if (receivers == null || receivers == 0) {
+					arrived.completeExceptionally(new IllegalStateException("no pub/sub connection received the heartbeat"));
+					broken();
+				}
+			});
+		return arrived;
+	}
+
+	/** A heartbeat arrived on the pub/sub connection (RESP2). */
+	private void heartbeatArrived(String message) {
+		try {
+			CompletableFuture<Void> arrived = this.unarrived.get(Long.parseLong(message));
+			if (arrived != null) {
+				arrived.complete(null);
+			}
+		}
+		catch (NumberFormatException ex) {
+			// not one of ours
+		}
+	}
+
+	/** Tells the listener tracking is lost, and closes the connections for good. */
+	private void broken() {
+		synchronized (this) {
+			this.enabled = false;
+			update();
+		}
+		close();
 	}
 
 	/** A heartbeat that could not even be sent: as one that failed. */
@@ -430,12 +515,13 @@ public final class KeyInvalidations implements AutoCloseable {
 			if (!isOurs(connection)) {
 				return;
 			}
+			if (isRedirected()) {
+				broken(); // either drop ends the redirect for good (see the class' javadoc)
+				return;
+			}
 			synchronized (KeyInvalidations.this) {
 				KeyInvalidations.this.enabled = false;
 				update();
-			}
-			if (isRedirected()) {
-				close(); // either drop ends the redirect for good (see the class' javadoc)
 			}
 		}
 

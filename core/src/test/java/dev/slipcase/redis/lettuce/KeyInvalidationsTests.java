@@ -3,7 +3,9 @@ package dev.slipcase.redis.lettuce;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -15,12 +17,18 @@ import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * Tests for {@link KeyInvalidations} against real servers (Redis 6.2, 7.0 and 8.0, Valkey 8.0):
@@ -105,8 +113,8 @@ class KeyInvalidationsTests {
 					.open(client, uri, List.of("cache:", "other:"), recorder)
 					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
 					assertThat(invalidations.isTracking()).isTrue();
-					assertThat((String) redis.command("CLIENT", "LIST", "TYPE", "pubsub")).as("the redirect's target")
-						.contains("sub=1");
+					assertThat((String) redis.command("CLIENT", "LIST", "TYPE", "pubsub")).as("the redirect's target, on the invalidation channel and its heartbeat channel")
+						.contains("sub=2");
 
 					redis.command("SET", "cache:1", "a");
 					redis.command("SET", "elsewhere:1", "b");
@@ -154,6 +162,76 @@ class KeyInvalidationsTests {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 			}
 		}
+	}
+
+	@org.junit.jupiter.api.Test
+	void onResp2TheTrackingConnectionIsKeptBusySoThatRedisTimeoutDoesNotCloseIt() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+			Recorder recorder = new Recorder();
+			try (KeyInvalidations invalidations = KeyInvalidations
+				.open(Connectors.of(client, RedisURI.create(redis.endpoint().uri()), StringCodec.UTF8),
+						List.of("cache:"), recorder, Duration.ofMillis(500))
+				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+				// Redis closes a client idle this long, pub/sub ones excepted
+				redis.command("CONFIG", "SET", "timeout", "1");
+				Thread.sleep(3_000);
+				assertThat(recorder.lost).as("tracking lost").hasValue(0);
+				assertThat(invalidations.isClosed()).isFalse();
+				redis.command("SET", "cache:1", "a");
+				waitUntil(() -> recorder.keys.contains("cache:1"));
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	@org.junit.jupiter.api.Test
+	void onResp2APairThatReachedTwoServersIsNeverTrusted() throws Exception {
+		try (RedisServer tracking = RedisServers.start(); RedisServer elsewhere = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			client.setOptions(ClientOptions.builder().protocolVersion(ProtocolVersion.RESP2).build());
+			List<StatefulRedisConnection<String, String>> others = new ArrayList<>();
+			try {
+				// client ids on the tracking server beyond any the other server gives out: a
+				// redirect to the other server's pub/sub connection names some client here
+				RedisURI trackingUri = RedisURI.create(tracking.endpoint().uri());
+				for (int i = 0; i < 20; i++) {
+					others.add(client.connect(trackingUri));
+				}
+				CrossedConnector crossed = new CrossedConnector(Connectors.of(client, trackingUri, StringCodec.UTF8),
+						(PubSubConnector) Connectors.of(client, RedisURI.create(elsewhere.endpoint().uri()),
+								StringCodec.UTF8));
+				Recorder recorder = new Recorder();
+				assertThatExceptionOfType(ExecutionException.class)
+					.isThrownBy(() -> KeyInvalidations.open(crossed, List.of("cache:"), recorder, Duration.ofMillis(500))
+						.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+					.withMessageContaining("no pub/sub connection received the heartbeat");
+				assertThat(recorder.restored).hasValue(0);
+			}
+			finally {
+				others.forEach(StatefulRedisConnection::close);
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	/** Opens command connections to one server and pub/sub connections to another. */
+	private record CrossedConnector(ConnectionHolder.Connector<String, String> commands,
+			PubSubConnector pubSub) implements ConnectionHolder.Connector<String, String>, PubSubConnector {
+
+		@Override
+		public CompletableFuture<StatefulConnection<String, String>> connect(int database) {
+			return this.commands.connect(database);
+		}
+
+		@Override
+		public <K, V> CompletableFuture<StatefulRedisPubSubConnection<K, V>> connectPubSub(RedisCodec<K, V> codec) {
+			return this.pubSub.connectPubSub(codec);
+		}
+
 	}
 
 	@org.junit.jupiter.api.Test

@@ -208,7 +208,7 @@ class NearCacheChaosTests {
 			}
 			if (this.resp2) {
 				String pubsub = (String) this.servers.get(0).command("CLIENT", "LIST", "TYPE", "pubsub");
-				assertThat(pubsub.lines().filter((client) -> client.contains("sub=1")))
+				assertThat(pubsub.lines().filter((client) -> client.contains("sub=2")))
 					.as("each context's tracking redirects to a pub/sub connection")
 					.hasSize(2);
 			}
