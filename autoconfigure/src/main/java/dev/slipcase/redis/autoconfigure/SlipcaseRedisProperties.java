@@ -349,7 +349,7 @@ public class SlipcaseRedisProperties {
 		private boolean enabled;
 
 		/**
-		 * Caches with a near tier; when empty, every cache the cache manager knows at start.
+		 * Caches with a near tier; when empty, every cache, including those created on first use.
 		 */
 		private List<String> cacheNames = new ArrayList<>();
 

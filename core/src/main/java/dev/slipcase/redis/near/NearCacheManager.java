@@ -1,12 +1,20 @@
 package dev.slipcase.redis.near;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -18,29 +26,48 @@ import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.util.Assert;
 
 /**
- * A {@link RedisCacheManager} in front of another, initialized one, whose named caches have a near
- * tier: each is a {@link NearRedisCache} over the same Redis entries, kept correct by one tracking
- * connection ({@link NearCacheTracking}) on their key prefixes; every other cache, and everything
+ * A {@link RedisCacheManager} in front of another, initialized one, whose chosen caches have a near
+ * tier: each is a {@link NearRedisCache} over the same Redis entries, kept correct by tracking
+ * connections ({@link NearCacheTracking}) on their key prefixes; every other cache, and everything
  * else it is asked, is the other manager's. It stays a {@code RedisCacheManager} so that what
- * injects one keeps working. Which caches have a near tier is decided when it starts: a cache
- * created later has none. Thread-safe; {@link #destroy()} closes the tracking connection (its
- * creator calls it: Spring destroys the bean it created, not one a post-processor returned).
+ * injects one keeps working. A chosen cache the target creates at runtime (on its first use) gets
+ * its tier then: when its key prefix is not tracked yet, every server is asked to track it on new
+ * connections, and every tier is cleared and bypassed until they are. Thread-safe;
+ * {@link #destroy()} closes the tracking connections (its creator calls it: Spring destroys the
+ * bean it created, not one a post-processor returned).
  */
 public final class NearCacheManager extends RedisCacheManager implements DisposableBean {
 
+	private static final Log logger = LogFactory.getLog(NearCacheManager.class);
+
 	private final RedisCacheManager target;
 
-	private final Map<String, Cache> nearCaches;
+	private final Predicate<String> chosen;
+
+	private final Function<RedisCache, NearCache> tiers;
+
+	/** The caches with a near tier, as handed out (decorated when the target decorates). */
+	private final ConcurrentHashMap<String, Cache> nearCaches = new ConcurrentHashMap<>();
+
+	/** The near tier of each cache in {@link #nearCaches}. */
+	private final ConcurrentHashMap<String, NearCache> nearTiers = new ConcurrentHashMap<>();
+
+	/** Told of each near tier made ({@link #forEachTier}); guarded by itself. */
+	private final List<BiConsumer<String, NearCache>> tierListeners = new ArrayList<>();
+
+	/** Caches the tier could not be made for, handed out as the target's. */
+	private final Set<String> refused = ConcurrentHashMap.newKeySet();
 
 	private final NearCacheTracking tracking;
 
-	private NearCacheManager(RedisCacheManager target, RedisCache any, Map<String, Cache> nearCaches,
-			NearCacheTracking tracking) {
-		// the writer and defaults only satisfy the constructor: every cache comes from the target
-		super(any.getNativeCache(), any.getCacheConfiguration());
+	private NearCacheManager(RedisCacheManager target, Predicate<String> chosen, Function<RedisCache, NearCache> tiers,
+			TrackedNodes nodes, Duration heartbeat) {
+		// its own writer and defaults are never used: every cache comes from the target
+		super(UnusedCacheWriter.INSTANCE, RedisCacheConfiguration.defaultCacheConfig());
 		this.target = target;
-		this.nearCaches = nearCaches;
-		this.tracking = tracking;
+		this.chosen = chosen;
+		this.tiers = tiers;
+		this.tracking = NearCacheTracking.start(nodes, Map.of(), heartbeat);
 	}
 
 	/**
@@ -48,51 +75,84 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	 * @param target the Redis cache manager, initialized
 	 * @param names the caches to give a near tier, at least one
 	 * @param tiers makes the near tier of each cache, by name
-	 * @param connector opens the tracking connection to the server the caches use (RESP3, or RESP2 with a {@link dev.slipcase.redis.lettuce.PubSubConnector})
+	 * @param connector opens the tracking connection to the server the caches use (RESP3, or
+	 * RESP2 with a {@link dev.slipcase.redis.lettuce.PubSubConnector})
 	 * @param heartbeat how often the tracking connection is checked, and how late its answer may be
 	 * @return the manager, tracking
 	 */
 	public static NearCacheManager start(RedisCacheManager target, Collection<String> names,
 			Function<String, NearCache> tiers, Connector<String, String> connector, Duration heartbeat) {
-		return start(target, names, tiers, TrackedNodes.of(connector), heartbeat);
+		Assert.notEmpty(names, "names must not be empty");
+		Set<String> chosen = Set.copyOf(names);
+		return start(target, chosen::contains, (cache) -> tiers.apply(cache.getName()), TrackedNodes.of(connector),
+				heartbeat);
 	}
 
 	/**
-	 * Gives the caches {@code names} of {@code target} a near tier and starts tracking their keys
-	 * on every server that holds them.
+	 * Gives the caches of {@code target} that {@code chosen} accepts a near tier, those it knows
+	 * now at once and those it creates later on their first use, and tracks their keys on every
+	 * server that holds them.
 	 * @param target the Redis cache manager, initialized
-	 * @param names the caches to give a near tier, at least one
-	 * @param tiers makes the near tier of each cache, by name
+	 * @param chosen whether a cache, by name, has a near tier
+	 * @param tiers makes the near tier of a cache; may throw to refuse it (at start, the exception
+	 * is thrown from here; for a cache created later, it is logged and the cache has no tier)
 	 * @param nodes the servers the caches use (one, or a cluster's masters: {@link ClusterMasters})
 	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
 	 * @return the manager, tracking
 	 */
-	public static NearCacheManager start(RedisCacheManager target, Collection<String> names,
-			Function<String, NearCache> tiers, TrackedNodes nodes, Duration heartbeat) {
-		Assert.notEmpty(names, "names must not be empty");
-		Map<String, Cache> caches = new LinkedHashMap<>();
-		Map<String, NearCache> byPrefix = new LinkedHashMap<>();
-		RedisCache any = null;
-		for (String name : names) {
-			Cache cache = target.getCache(name);
-			boolean transactional = cache instanceof TransactionAwareCacheDecorator;
-			Cache redis = transactional ? ((TransactionAwareCacheDecorator) cache).getTargetCache() : cache;
-			if (!(redis instanceof RedisCache redisCache)) {
-				throw new IllegalArgumentException("Cache '" + name + "' is not a RedisCache: " + cache);
+	public static NearCacheManager start(RedisCacheManager target, Predicate<String> chosen,
+			Function<RedisCache, NearCache> tiers, TrackedNodes nodes, Duration heartbeat) {
+		NearCacheManager manager = new NearCacheManager(target, chosen, tiers, nodes, heartbeat);
+		try {
+			for (String name : target.getCacheNames()) {
+				if (chosen.test(name)) {
+					manager.withTier(name, target.getCache(name));
+				}
 			}
-			any = redisCache;
-			NearRedisCache near = new NearRedisCache(redisCache, tiers.apply(name));
-			caches.put(name, transactional ? new TransactionAwareCacheDecorator(near) : near);
-			byPrefix.put(near.keyPrefix(), near.near());
 		}
-		return new NearCacheManager(target, any, Map.copyOf(caches),
-				NearCacheTracking.start(nodes, byPrefix, heartbeat));
+		catch (RuntimeException ex) {
+			manager.destroy();
+			throw ex;
+		}
+		return manager;
 	}
 
 	@Override
 	public @Nullable Cache getCache(String name) {
 		Cache near = this.nearCaches.get(name);
-		return (near != null) ? near : this.target.getCache(name);
+		if (near != null) {
+			return near;
+		}
+		Cache cache = this.target.getCache(name);
+		if (cache == null || !this.chosen.test(name) || this.refused.contains(name)) {
+			return cache;
+		}
+		try {
+			return withTier(name, cache);
+		}
+		catch (RuntimeException ex) {
+			this.refused.add(name);
+			logger.warn("Cache '" + name + "' has no near tier: " + ex.getMessage());
+			return cache;
+		}
+	}
+
+	/** The cache {@code name} with its near tier, made and tracked the first time it is asked for. */
+	private Cache withTier(String name, @Nullable Cache cache) {
+		return this.nearCaches.computeIfAbsent(name, (key) -> {
+			boolean transactional = cache instanceof TransactionAwareCacheDecorator;
+			Cache redis = transactional ? ((TransactionAwareCacheDecorator) cache).getTargetCache() : cache;
+			if (!(redis instanceof RedisCache redisCache)) {
+				throw new IllegalArgumentException("Cache '" + name + "' is not a RedisCache: " + cache);
+			}
+			NearRedisCache near = new NearRedisCache(redisCache, this.tiers.apply(redisCache));
+			this.tracking.add(near.keyPrefix(), near.near());
+			synchronized (this.tierListeners) {
+				this.nearTiers.put(name, near.near());
+				this.tierListeners.forEach((listener) -> listener.accept(name, near.near()));
+			}
+			return transactional ? new TransactionAwareCacheDecorator(near) : near;
+		});
 	}
 
 	@Override
@@ -131,16 +191,21 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 		return this.target;
 	}
 
-	/** The near tiers, by cache name. */
+	/** The near tiers, by cache name: those made so far. */
 	public Map<String, NearCache> nearTiers() {
-		Map<String, NearCache> tiers = new LinkedHashMap<>();
-		this.nearCaches.forEach((name, cache) -> tiers.put(name, nearOf(cache).near()));
-		return tiers;
+		return Collections.unmodifiableMap(this.nearTiers);
 	}
 
-	private static NearRedisCache nearOf(Cache cache) {
-		return (NearRedisCache) ((cache instanceof TransactionAwareCacheDecorator decorator) ? decorator.getTargetCache()
-				: cache);
+	/**
+	 * Calls {@code listener} with each near tier made so far, now, and with each one made later
+	 * (a cache created on first use), when it is made: once per tier, as meters need.
+	 * @param listener takes the cache's name and its tier; must not block
+	 */
+	public void forEachTier(BiConsumer<String, NearCache> listener) {
+		synchronized (this.tierListeners) {
+			this.tierListeners.add(listener);
+			this.nearTiers.forEach(listener);
+		}
 	}
 
 	/** The tracking that keeps the near tiers correct. */

@@ -42,9 +42,11 @@ public final class NearCacheTracking implements AutoCloseable {
 
 	private final TrackedNodes nodes;
 
-	private final Map<String, List<NearCache>> cachesByPrefix;
+	/** The caches by key prefix; replaced, never changed, when a cache is added. */
+	private volatile Map<String, List<NearCache>> cachesByPrefix;
 
-	private final List<String> prefixes;
+	/** The prefixes Redis is asked to track ({@link #trackedPrefixes}); replaced with {@link #cachesByPrefix}. */
+	private volatile List<String> prefixes;
 
 	private final Duration heartbeat;
 
@@ -87,13 +89,14 @@ public final class NearCacheTracking implements AutoCloseable {
 	 * Starts tracking the keys of {@code caches} on the servers {@code nodes} names, following them
 	 * as they change; the caches are bypassed until every one tracks them.
 	 * @param nodes the servers that hold the caches' keys
-	 * @param caches each cache by the key prefix of its entries (an empty prefix: every key)
+	 * @param caches each cache by the key prefix of its entries (an empty prefix: every key); none
+	 * opens no connection until one is {@link #add added}
 	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be;
 	 * the servers are looked at again as often
 	 * @return the tracking, started
 	 */
 	public static NearCacheTracking start(TrackedNodes nodes, Map<String, NearCache> caches, Duration heartbeat) {
-		Assert.notEmpty(caches, "caches must not be empty");
+		Assert.notNull(caches, "caches must not be null");
 		Map<String, List<NearCache>> byPrefix = new LinkedHashMap<>();
 		caches.forEach((prefix, cache) -> byPrefix.computeIfAbsent(prefix, (p) -> new ArrayList<>()).add(cache));
 		NearCacheTracking tracking = new NearCacheTracking(nodes, byPrefix, heartbeat);
@@ -101,6 +104,47 @@ public final class NearCacheTracking implements AutoCloseable {
 		long millis = Math.max(1, heartbeat.toMillis());
 		tracking.scheduler.scheduleWithFixedDelay(tracking::check, millis, millis, TimeUnit.MILLISECONDS);
 		return tracking;
+	}
+
+	/**
+	 * Keeps {@code cache} correct too, from Redis' reports of the keys under {@code prefix}. It is
+	 * bypassed until they are tracked: at once when a tracked prefix covers {@code prefix}, else
+	 * once every server tracks it on a new connection; meanwhile every cache is cleared and
+	 * bypassed, since the connections are replaced.
+	 * @param prefix the key prefix of the cache's entries (an empty prefix: every key)
+	 * @param cache the cache, not yet tracked
+	 */
+	public void add(String prefix, NearCache cache) {
+		List<Node> replaced = new ArrayList<>();
+		List<Node> opening = new ArrayList<>();
+		synchronized (this) {
+			if (this.closed) {
+				return; // bypassed for good, as every other cache
+			}
+			Map<String, List<NearCache>> byPrefix = new LinkedHashMap<>(this.cachesByPrefix);
+			List<NearCache> sharing = new ArrayList<>(byPrefix.getOrDefault(prefix, List.of()));
+			sharing.add(cache);
+			byPrefix.put(prefix, List.copyOf(sharing));
+			List<String> prefixes = trackedPrefixes(byPrefix.keySet());
+			boolean covered = prefixes.equals(this.prefixes);
+			this.cachesByPrefix = Map.copyOf(byPrefix);
+			this.prefixes = prefixes;
+			if (covered) {
+				if (this.trusted) {
+					cache.trackingTrusted();
+				}
+				return;
+			}
+			for (Map.Entry<String, Node> entry : this.tracked.entrySet()) {
+				Node node = new Node(entry.getKey(), entry.getValue().connector);
+				replaced.add(entry.getValue());
+				entry.setValue(node);
+				opening.add(node);
+			}
+			update(); // the new connections are not trusted yet: every cache is cleared and bypassed
+		}
+		replaced.forEach(Node::close);
+		opening.forEach((node) -> node.open(FIRST_RETRY_MILLIS));
 	}
 
 	/**
@@ -268,8 +312,8 @@ public final class NearCacheTracking implements AutoCloseable {
 		}
 
 		void open(long retryMillis) {
-			if (this.closed) {
-				return;
+			if (this.closed || NearCacheTracking.this.prefixes.isEmpty()) {
+				return; // no cache yet: opened once one is added
 			}
 			CompletableFuture<KeyInvalidations> opening;
 			try {

@@ -1,9 +1,9 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.slipcase.redis.autoconfigure.BootTrackedNodes;
@@ -15,8 +15,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
-import org.springframework.cache.Cache;
-import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheManager;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -26,7 +24,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * When {@code slipcase.redis.cache.near.enabled} is set, gives the application's
  * {@link RedisCacheManager} a near tier once it is initialised: the bean becomes a
  * {@link NearCacheManager} over it, whose caches named in {@code slipcase.redis.cache.near.cache-names}
- * (every cache the manager knows, when none is named) read through a local tier, kept correct by
+ * (every cache, including those the manager creates on first use, when none is named) read
+ * through a local tier, kept correct by
  * a tracking connection that Boot's Lettuce client opens to the same server, or to each master
  * of its cluster; the tracking is closed when the cache manager bean is destroyed. Any other
  * cache manager is left as it is; a {@code RedisCacheManager} with a writer of its own (not the
@@ -63,18 +62,17 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 			return bean;
 		}
 		SlipcaseRedisProperties.Near near = this.properties.getObject().getCache().getNear();
-		List<String> names = near.getCacheNames().isEmpty() ? new ArrayList<>(manager.getCacheNames())
-				: near.getCacheNames();
-		if (names.isEmpty()) {
+		List<String> named = near.getCacheNames();
+		if (named.isEmpty() && manager.getCacheNames().isEmpty() && !manager.isAllowRuntimeCacheCreation()) {
 			throw new SlipcaseConfigurationException("slipcase.redis.cache.near.cache-names",
-					"the cache manager '" + beanName + "' knows no cache to give a near tier",
-					"name the caches in slipcase.redis.cache.near.cache-names or spring.cache.cache-names", null);
+					"the cache manager '" + beanName + "' knows no cache to give a near tier and creates none",
+					"name the caches in spring.cache.cache-names", null);
 		}
-		requireSlipcaseWriter(manager, beanName, names.get(0));
+		named.forEach(manager::getCache); // created now when the manager creates caches on first use
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
-		NearCacheManager nearManager = NearCacheManager.start(manager, names,
-				(name) -> new NearCache(name, near.getMaximumSize(), maximumAge(near.getMaximumAge(), manager, name)),
-				BootTrackedNodes.of(factory), near.getHeartbeat());
+		NearCacheManager nearManager = NearCacheManager.start(manager,
+				named.isEmpty() ? (name) -> true : Set.copyOf(named)::contains,
+				(cache) -> nearTier(cache, near, beanName), BootTrackedNodes.of(factory), near.getHeartbeat());
 		this.started.put(beanName, nearManager);
 		return nearManager;
 	}
@@ -92,15 +90,19 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 		}
 	}
 
+	/** The near tier of {@code cache}, which must have the writer Slipcase gives Boot's cache manager. */
+	private static NearCache nearTier(RedisCache cache, SlipcaseRedisProperties.Near near, String beanName) {
+		requireSlipcaseWriter(cache, beanName);
+		return new NearCache(cache.getName(), near.getMaximumSize(), maximumAge(near.getMaximumAge(), cache));
+	}
+
 	/**
 	 * A near tier is only correct over puts that are in Redis when they return: the writer
 	 * Slipcase gives Boot's cache manager while the tier is on. Spring Data's default writes
 	 * asynchronously, so that a read could fetch, and store, the value a put is replacing.
 	 */
-	private static void requireSlipcaseWriter(RedisCacheManager manager, String beanName, String cacheName) {
-		Cache cache = manager.getCache(cacheName);
-		Cache target = (cache instanceof TransactionAwareCacheDecorator decorator) ? decorator.getTargetCache() : cache;
-		if (!(target instanceof RedisCache redis) || !(redis.getNativeCache() instanceof SlipcaseCacheWriter)) {
+	private static void requireSlipcaseWriter(RedisCache cache, String beanName) {
+		if (!(cache.getNativeCache() instanceof SlipcaseCacheWriter)) {
 			throw new SlipcaseConfigurationException(PROPERTY,
 					"the near tier needs the cache writer Slipcase gives Boot's cache manager (puts in Redis when "
 							+ "they return), and the cache manager '" + beanName + "' has another",
@@ -121,21 +123,17 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 	}
 
 	/** The configured maximum age, never longer than the cache's fixed time to live. */
-	private static @Nullable Duration maximumAge(@Nullable Duration configured, RedisCacheManager manager, String name) {
-		Duration ttl = fixedTtl(manager.getCache(name));
+	private static @Nullable Duration maximumAge(@Nullable Duration configured, RedisCache cache) {
+		Duration ttl = fixedTtl(cache);
 		if (ttl == null || ttl.isZero() || ttl.isNegative()) {
 			return configured;
 		}
 		return (configured == null || ttl.compareTo(configured) < 0) ? ttl : configured;
 	}
 
-	private static @Nullable Duration fixedTtl(@Nullable Cache cache) {
-		Cache target = (cache instanceof TransactionAwareCacheDecorator decorator) ? decorator.getTargetCache() : cache;
-		if (!(target instanceof RedisCache redis)) {
-			return null;
-		}
+	private static @Nullable Duration fixedTtl(RedisCache cache) {
 		try {
-			return redis.getCacheConfiguration().getTtlFunction().getTimeToLive("", null);
+			return cache.getCacheConfiguration().getTtlFunction().getTimeToLive("", null);
 		}
 		catch (RuntimeException ex) {
 			return null; // a time to live that depends on the entry: the near tier's own maximum applies

@@ -36,7 +36,8 @@ import org.springframework.util.StringUtils;
  * </ul>
  * The meters read the tiers' own counters when the registry is read, so a cache read records
  * nothing more. A cache manager becomes a {@code NearCacheManager} only once it is initialized,
- * so the meters are bound when every singleton is ({@link #afterSingletonsInstantiated()}): a
+ * so the meters are bound when every singleton is ({@link #afterSingletonsInstantiated()}), and
+ * those of a tier made later (a cache created on first use) when it is made: a
  * {@code NearCacheManager} created later (a lazy bean) has none. They hold the tiers weakly (the
  * cache manager holds them) and are removed from the registry when the context closes. Thread-safe.
  */
@@ -65,6 +66,8 @@ public final class NearCacheMeters implements SmartInitializingSingleton, Dispos
 
 	private final List<Meter> meters = new ArrayList<>();
 
+	private boolean destroyed;
+
 	/**
 	 * Meters for the near tiers of the {@link NearCacheManager} beans of {@code beans}, bound once
 	 * every singleton is instantiated.
@@ -84,12 +87,16 @@ public final class NearCacheMeters implements SmartInitializingSingleton, Dispos
 		Map<String, NearCacheManager> managers = this.beans.getBeansOfType(NearCacheManager.class, false, false);
 		managers.forEach((beanName, manager) -> {
 			String managerName = cacheManagerName(beanName);
-			manager.nearTiers()
-				.forEach((cacheName, near) -> bind(near, Tags.of("cache", cacheName, "cache.manager", managerName)));
+			manager.forEachTier(
+					(cacheName, near) -> bind(near, Tags.of("cache", cacheName, "cache.manager", managerName)));
 		});
 	}
 
-	private void bind(NearCache near, Tags tags) {
+	/** Binds the meters of one tier; one made after the context closed gets none. */
+	private synchronized void bind(NearCache near, Tags tags) {
+		if (this.destroyed) {
+			return;
+		}
 		read(near, tags, "hit", NearCache::hits);
 		read(near, tags, "miss", NearCache::misses);
 		read(near, tags, "bypassed", NearCache::bypassed);
@@ -131,6 +138,7 @@ public final class NearCacheMeters implements SmartInitializingSingleton, Dispos
 	/** Removes the meters from the registry: the tiers stop with the context. */
 	@Override
 	public synchronized void destroy() {
+		this.destroyed = true;
 		this.meters.forEach(this.registry::remove);
 		this.meters.clear();
 	}

@@ -17,9 +17,11 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
@@ -96,12 +98,55 @@ class NearCacheIntegrationTests {
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
 					SlipcaseRedisAutoConfiguration.class))
 			.withUserConfiguration(EmptyCachingApp.class)
+			.withBean(RedisCacheManagerBuilderCustomizer.class,
+					() -> RedisCacheManager.RedisCacheManagerBuilder::disableCreateOnMissingCache)
 			.withPropertyValues(RedisProperties.of(redis))
 			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(SlipcaseConfigurationException.class)
 				.hasMessageContaining("slipcase.redis.cache.near.cache-names"));
+	}
+
+	@Test
+	void aCacheCreatedOnFirstUseGetsANearTierTrackedOnItsPrefix() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseRedisAutoConfiguration.class))
+			.withUserConfiguration(EmptyCachingApp.class)
+			.withPropertyValues(RedisProperties.of(redis))
+			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true",
+					"slipcase.redis.cache.near.heartbeat=500ms")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				assertThat(manager.nearTiers()).isEmpty();
+				NearCache late = seenByTier(manager, "late");
+				// a second cache is tracked on its own prefix too, and the first one still is
+				NearCache later = seenByTier(manager, "later");
+				assertThat(manager.nearTiers()).containsOnlyKeys("late", "later");
+				redis.command("DEL", "late::1");
+				waitUntil(() -> late.peek("late::1") == null);
+				assertThat(later.isTrusted()).isTrue();
+			});
+	}
+
+	/**
+	 * Creates the cache {@code name} through {@code manager}, which gives it a near tier, and
+	 * checks that Redis reports another client's change of one of its keys to that tier.
+	 */
+	private static NearCache seenByTier(NearCacheManager manager, String name) throws InterruptedException {
+		Cache cache = manager.getCache(name);
+		assertThat(cache).isInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
+		NearCache near = manager.nearTiers().get(name);
+		waitUntil(near::isTrusted);
+		cache.put(1, "one");
+		// hold the value once Redis' invalidation of the put arrived
+		waitUntil(() -> near.invalidations() >= 1);
+		assertThat(cache.get(1, String.class)).isEqualTo("one");
+		waitUntil(() -> near.peek(name + "::1") != null || cache.get(1) == null);
+		redis.command("SET", name + "::1", "changed by another client");
+		waitUntil(() -> near.peek(name + "::1") == null);
+		return near;
 	}
 
 	@Test

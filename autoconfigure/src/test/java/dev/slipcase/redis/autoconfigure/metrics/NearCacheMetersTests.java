@@ -73,6 +73,19 @@ class NearCacheMetersTests {
 	}
 
 	@Test
+	void aTierMadeForACacheCreatedOnFirstUseGetsItsMetersThen() {
+		this.near.run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find(NearCacheMeters.READS).tag("cache", "late").functionCounters()).isEmpty();
+			context.getBean(CacheManager.class).getCache("late");
+			assertThat(meter(registry, NearCacheMeters.READS, "late").tag("result", "hit").functionCounter())
+				.isNotNull();
+			assertThat(meter(registry, NearCacheMeters.TRUSTED, "late").gauge()).isNotNull();
+			assertThat(registry.find(NearCacheMeters.READS).functionCounters()).hasSize(9);
+		});
+	}
+
+	@Test
 	void theMetersFollowTheTierAsTheCacheIsRead() {
 		this.near.run((context) -> {
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
