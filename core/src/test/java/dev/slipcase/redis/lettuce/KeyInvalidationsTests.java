@@ -8,12 +8,12 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -68,29 +68,29 @@ class KeyInvalidationsTests {
 				redis.command("SET", "elsewhere:1", "b");
 				redis.command("DEL", "other:absent");
 				redis.command("SET", "other:2", "c");
-				waitUntil(() -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
+				Wait.until(TIMEOUT, () -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
 				// DEL of a missing key changes nothing; a key outside the prefixes is not tracked
 				assertThat(recorder.keys).containsOnly("cache:1", "other:2");
 
 				redis.command("FLUSHALL");
-				waitUntil(() -> recorder.flushes.get() == 1);
+				Wait.until(TIMEOUT, () -> recorder.flushes.get() == 1);
 
 				long id = invalidations.clientId(TIMEOUT);
 				redis.command("CLIENT", "KILL", "ID", Long.toString(id));
-				waitUntil(() -> recorder.lost.get() == 1);
-				waitUntil(() -> recorder.restored.get() == 2);
+				Wait.until(TIMEOUT, () -> recorder.lost.get() == 1);
+				Wait.until(TIMEOUT, () -> recorder.restored.get() == 2);
 				assertThat(invalidations.isTracking()).isTrue();
 				assertThat(invalidations.clientId(TIMEOUT)).as("a new connection").isNotEqualTo(id);
 
 				recorder.keys.clear();
 				redis.command("SET", "cache:after-reconnect", "d");
-				waitUntil(() -> recorder.keys.contains("cache:after-reconnect"));
+				Wait.until(TIMEOUT, () -> recorder.keys.contains("cache:after-reconnect"));
 
 				// a paused server answers no heartbeat: tracking is not trusted until it answers again
 				redis.command("CLIENT", "PAUSE", "4000", "ALL");
-				waitUntil(() -> recorder.lost.get() == 2);
+				Wait.until(TIMEOUT, () -> recorder.lost.get() == 2);
 				assertThat(invalidations.isTracking()).isFalse();
-				waitUntil(() -> recorder.restored.get() == 3);
+				Wait.until(TIMEOUT, () -> recorder.restored.get() == 3);
 				assertThat(invalidations.isTracking()).isTrue();
 			}
 			finally {
@@ -119,7 +119,7 @@ class KeyInvalidationsTests {
 					redis.command("SET", "cache:1", "a");
 					redis.command("SET", "elsewhere:1", "b");
 					redis.command("SET", "other:2", "c");
-					waitUntil(() -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
+					Wait.until(TIMEOUT, () -> recorder.keys.contains("cache:1") && recorder.keys.contains("other:2"));
 					assertThat(recorder.keys).containsOnly("cache:1", "other:2");
 
 					// one command's keys arrive as one message: every key of it is reported
@@ -131,21 +131,21 @@ class KeyInvalidationsTests {
 					}
 					mset.add(0, "MSET");
 					redis.command(mset.toArray(String[]::new));
-					waitUntil(() -> recorder.keys.size() >= 100);
+					Wait.until(TIMEOUT, () -> recorder.keys.size() >= 100);
 					assertThat(recorder.keys).hasSize(100).allMatch((key) -> key.startsWith("cache:m"));
 
 					redis.command("FLUSHALL");
-					waitUntil(() -> recorder.flushes.get() == 1);
+					Wait.until(TIMEOUT, () -> recorder.flushes.get() == 1);
 
 					// a paused server answers no heartbeat on the pub/sub connection
 					redis.command("CLIENT", "PAUSE", "4000", "ALL");
-					waitUntil(() -> recorder.lost.get() == 1);
-					waitUntil(() -> recorder.restored.get() == 2);
+					Wait.until(TIMEOUT, () -> recorder.lost.get() == 1);
+					Wait.until(TIMEOUT, () -> recorder.restored.get() == 2);
 
 					// the redirect's target dropped: closed for good, for its owner to open another
 					redis.command("CLIENT", "KILL", "TYPE", "pubsub");
-					waitUntil(() -> recorder.lost.get() == 2);
-					waitUntil(invalidations::isClosed);
+					Wait.until(TIMEOUT, () -> recorder.lost.get() == 2);
+					Wait.until(TIMEOUT, invalidations::isClosed);
 					assertThat(invalidations.isTracking()).isFalse();
 				}
 
@@ -154,8 +154,8 @@ class KeyInvalidationsTests {
 					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
 					// the connection tracking is enabled on dropped: Redis forgot the tracking
 					redis.command("CLIENT", "KILL", "ID", Long.toString(invalidations.clientId(TIMEOUT)));
-					waitUntil(() -> second.lost.get() == 1);
-					waitUntil(invalidations::isClosed);
+					Wait.until(TIMEOUT, () -> second.lost.get() == 1);
+					Wait.until(TIMEOUT, invalidations::isClosed);
 				}
 			}
 			finally {
@@ -180,7 +180,7 @@ class KeyInvalidationsTests {
 				assertThat(recorder.lost).as("tracking lost").hasValue(0);
 				assertThat(invalidations.isClosed()).isFalse();
 				redis.command("SET", "cache:1", "a");
-				waitUntil(() -> recorder.keys.contains("cache:1"));
+				Wait.until(TIMEOUT, () -> recorder.keys.contains("cache:1"));
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
@@ -246,21 +246,13 @@ class KeyInvalidationsTests {
 			try (KeyInvalidations invalidations = KeyInvalidations.open(client, uri, List.of("cache:"), recorder)
 				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
 				redis.command("CLIENT", "PAUSE", "4000", "ALL");
-				waitUntil(() -> recorder.lost.get() == 1);
+				Wait.until(TIMEOUT, () -> recorder.lost.get() == 1);
 				assertThat(invalidations.isTracking()).isFalse();
-				waitUntil(() -> recorder.restored.get() == 2);
+				Wait.until(TIMEOUT, () -> recorder.restored.get() == 2);
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 			}
-		}
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
 		}
 	}
 

@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
-import dev.slipcase.redis.test.InfoField;
 import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -41,6 +40,8 @@ class ClusterFailoverShardedTemplateTests {
 	private static final int KEYS = 30_000;
 
 	private static final int WRITERS = 3;
+
+	private static final Duration ROLE_TIMEOUT = Duration.ofSeconds(30);
 
 	@Test
 	void acknowledgedWritesSurviveReshardFailoverAndAKilledMaster() throws Exception {
@@ -90,16 +91,16 @@ class ClusterFailoverShardedTemplateTests {
 
 				Thread.sleep(500);
 				// 1. move slots, keys and buckets included, from one master to another
-				List<Master> masters = masters(cluster);
-				long before = (Long) masters.get(1).server().command("DBSIZE");
-				cluster.reshard(masters.get(0).id(), masters.get(1).id(), 300);
-				assertThat((Long) masters.get(1).server().command("DBSIZE")).as("buckets moved with the slots")
+				List<RedisServer> masters = cluster.masters();
+				long before = (Long) masters.get(1).command("DBSIZE");
+				cluster.reshard(nodeId(masters.get(0)), nodeId(masters.get(1)), 300);
+				assertThat((Long) masters.get(1).command("DBSIZE")).as("buckets moved with the slots")
 					.isGreaterThan(before);
 				Thread.sleep(500);
 				// 2. a replica takes over from its master, gracefully
-				RedisServer replica = replicaOf(cluster, masters.get(1).id());
+				RedisServer replica = cluster.replicaOf(nodeId(masters.get(1)));
 				assertThat(replica.command("CLUSTER", "FAILOVER")).isEqualTo("OK");
-				awaitRole(replica, "master");
+				replica.awaitRole("master", ROLE_TIMEOUT);
 				cluster.awaitHealthy();
 				Thread.sleep(500);
 
@@ -109,8 +110,8 @@ class ClusterFailoverShardedTemplateTests {
 				}
 				// every acknowledged write is on a replica before a master crashes (replication is
 				// asynchronous: Redis itself loses what a killed master never sent)
-				for (Master master : masters(cluster)) {
-					assertThat((Long) master.server().command("WAIT", "1", "5000")).isEqualTo(1L);
+				for (RedisServer master : cluster.masters()) {
+					assertThat((Long) master.command("WAIT", "1", "5000")).isEqualTo(1L);
 				}
 
 				// 3. kill -9 of a master, writes to other keys going on meanwhile; its replica takes over
@@ -129,10 +130,10 @@ class ClusterFailoverShardedTemplateTests {
 						}
 					}
 				});
-				Master victim = masters(cluster).get(2);
-				RedisServer heir = replicaOf(cluster, victim.id());
-				victim.server().kill();
-				awaitRole(heir, "master");
+				RedisServer victim = cluster.masters().get(2);
+				RedisServer heir = cluster.replicaOf(nodeId(victim));
+				victim.kill();
+				heir.awaitRole("master", ROLE_TIMEOUT);
 				cluster.awaitHealthy();
 				Thread.sleep(1000);
 				late.set(false);
@@ -245,41 +246,9 @@ class ClusterFailoverShardedTemplateTests {
 		}
 	}
 
-	record Master(String id, RedisServer server) {
-	}
-
-	private static List<Master> masters(RedisCluster cluster) {
-		List<Master> masters = new ArrayList<>();
-		for (RedisServer node : cluster.nodes()) {
-			if (node.isRunning() && "master".equals(InfoField.read((String) node.command("INFO", "replication"), "role"))) {
-				masters.add(new Master((String) node.command("CLUSTER", "MYID"), node));
-			}
-		}
-		return masters;
-	}
-
-	private static RedisServer replicaOf(RedisCluster cluster, String masterId) {
-		for (RedisServer node : cluster.nodes()) {
-			if (!node.isRunning()) {
-				continue;
-			}
-			String nodes = (String) node.command("CLUSTER", "NODES");
-			String myself = nodes.lines().filter((line) -> line.contains("myself")).findFirst().orElseThrow();
-			if (myself.contains("slave " + masterId)) {
-				return node;
-			}
-		}
-		throw new IllegalStateException("No replica of " + masterId);
-	}
-
-	private static void awaitRole(RedisServer node, String role) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-		while (!role.equals(InfoField.read((String) node.command("INFO", "replication"), "role"))) {
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException(node.description() + " did not become " + role);
-			}
-			Thread.sleep(50);
-		}
+	/** The node id of {@code node} ({@code CLUSTER MYID}). */
+	private static String nodeId(RedisServer node) {
+		return (String) node.command("CLUSTER", "MYID");
 	}
 
 }

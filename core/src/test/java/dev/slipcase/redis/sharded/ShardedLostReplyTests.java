@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import dev.slipcase.redis.test.fault.FaultProxy;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -33,6 +34,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * while the connection was down must never be written at all.
  */
 class ShardedLostReplyTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private static RedisServer redis;
 
@@ -115,7 +118,7 @@ class ShardedLostReplyTests {
 
 		this.proxy.holdReplies();
 		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.delete("rt:1"));
-		ShardedTemplateContract.waitUntil("the held delete's first step reached the server",
+		Wait.until(TIMEOUT, "the held delete's first step reached the server",
 				() -> !Long.valueOf(1).equals(redis.command("EXISTS", "rt:1")) || !"newer".equals(other.get("rt:1")));
 		this.proxy.cutAndHeal();
 
@@ -134,30 +137,20 @@ class ShardedLostReplyTests {
 		redis.command("SET", "rr:warm", "plain");
 		writer.expire("rr:warm", Duration.ofMinutes(1));
 		redis.command("SET", "rr:2", "plain");
-		long getsBefore = getCalls();
+		long getsBefore = redis.calls("get");
 
 		// every chunk takes 300 ms each way: the expire reads the plain value (GET), then its TTL,
 		// then copies the value, each a round trip of its own; the delete lands between the GET and the copy
 		this.proxy.latency(Duration.ofMillis(300));
 		CompletableFuture<Boolean> expire = CompletableFuture
 			.supplyAsync(() -> writer.expire("rr:2", Duration.ofMinutes(1)));
-		ShardedTemplateContract.waitUntil("the expire read the plain key", () -> getCalls() != getsBefore);
+		Wait.until(TIMEOUT, "the expire read the plain key", () -> redis.calls("get") != getsBefore);
 		assertThat(other.delete("rr:2")).as("the delete, acknowledged").isTrue();
 		expire.get(30, TimeUnit.SECONDS);
 		this.proxy.latency(Duration.ZERO);
 
 		assertThat(other.get("rr:2")).as("the key deleted after the expire read it").isNull();
 		assertThat(redis.command("EXISTS", "rr:2")).isEqualTo(0L);
-	}
-
-	/** How many {@code GET}s the server has run. */
-	private static long getCalls() {
-		String stats = (String) redis.command("INFO", "commandstats");
-		return stats.lines()
-			.filter((line) -> line.startsWith("cmdstat_get:"))
-			.map((line) -> Long.parseLong(line.substring(line.indexOf("calls=") + 6, line.indexOf(','))))
-			.findFirst()
-			.orElse(0L);
 	}
 
 	@RepeatedTest(3)
@@ -172,7 +165,7 @@ class ShardedLostReplyTests {
 
 		this.proxy.holdReplies();
 		CompletableFuture<Boolean> lost = CompletableFuture.supplyAsync(() -> writer.expire("t:1", Duration.ofSeconds(2)));
-		ShardedTemplateContract.waitUntil("the held expire reached the server", () -> other.ttlMillis("t:1") >= 0);
+		Wait.until(TIMEOUT, "the held expire reached the server", () -> other.ttlMillis("t:1") >= 0);
 		other.set("t:1", large + "newer");
 		this.proxy.cutAndHeal();
 
@@ -245,7 +238,7 @@ class ShardedLostReplyTests {
 	}
 
 	private static void awaitValue(ShardedTemplate<String> template, String value) throws InterruptedException {
-		ShardedTemplateContract.waitUntil("the held write reached the server", () -> value.equals(template.get("l:1")));
+		Wait.until(TIMEOUT, "the held write reached the server", () -> value.equals(template.get("l:1")));
 	}
 
 }

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
@@ -38,6 +39,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 abstract class ShardedTemplateContract {
 
 	private static final AtomicInteger NAMESPACES = new AtomicInteger();
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	static final RedisSerializer<String> STRINGS = StringRedisSerializer.UTF_8;
 
@@ -592,7 +595,7 @@ abstract class ShardedTemplateContract {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		template.set(key(template, 1), "v", Duration.ofMillis(20));
 		template.set(key(template, 2), "stays");
-		waitUntil(() -> template.get(key(template, 1)) == null);
+		Wait.until(TIMEOUT, () -> template.get(key(template, 1)) == null);
 		assertThat(template.exists(key(template, 1))).isFalse();
 		assertThat(template.ttlMillis(key(template, 1))).isEqualTo(-2);
 		assertThat(template.get(key(template, 2))).isEqualTo("stays");
@@ -888,21 +891,6 @@ abstract class ShardedTemplateContract {
 
 	List<String> scanKeys(String pattern) {
 		return redis().keys(pattern);
-	}
-
-	static void waitUntil(java.util.function.BooleanSupplier condition) throws InterruptedException {
-		waitUntil("condition", condition);
-	}
-
-	/** Polls {@code condition} every 10 ms; fails naming {@code what} when it is not met within 10 s. */
-	static void waitUntil(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!condition.getAsBoolean()) {
-			if (System.nanoTime() > deadline) {
-				throw new AssertionError(what + " not met within 10 s");
-			}
-			Thread.sleep(10);
-		}
 	}
 
 }

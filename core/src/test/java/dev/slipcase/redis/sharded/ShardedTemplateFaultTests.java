@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -34,6 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  * cancelled, seen on the connection they were written to.
  */
 class ShardedTemplateFaultTests {
+
+	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
 	private static RedisServer redis;
 
@@ -129,7 +132,7 @@ class ShardedTemplateFaultTests {
 		// a read-through setIfAbsent looks for the plain key first, then writes: two turns
 		redis.command("CLIENT", "PAUSE", "1000", "ALL");
 		Disposable subscription = this.readThrough.reactive().setIfAbsent("r:1", "late").subscribe();
-		ShardedTemplateContract.waitUntil("the plain key's look-up is written", () -> !this.sent.isEmpty());
+		Wait.until(TIMEOUT, "the plain key's look-up is written", () -> !this.sent.isEmpty());
 		subscription.dispose();
 		// a paused server takes no CLIENT UNPAUSE either: wait for the pause to end
 		Thread.sleep(1_000);

@@ -8,7 +8,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.near.NearCache;
@@ -16,6 +15,7 @@ import dev.slipcase.redis.near.NearCacheTracking;
 import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.codec.StringCodec;
@@ -66,7 +66,7 @@ class NearValueTemplateTests {
 		this.baskets = new NearCache("baskets", 1_000, null);
 		this.tracking = NearCacheTracking.start(Connectors.of(this.client, uri, StringCodec.UTF8),
 				Map.of("product:", this.products, "basket:", this.baskets), Duration.ofMillis(500));
-		waitUntil(this.tracking::isTracking);
+		Wait.until(TIMEOUT, this.tracking::isTracking);
 	}
 
 	@AfterEach
@@ -86,19 +86,19 @@ class NearValueTemplateTests {
 		try (ValueTemplate<Product> template = template(Product.class, this.products)) {
 			template.set("product:1", new Product(1, "pen"));
 			// Redis' invalidation of this set evicts what a read stores before it arrives: let it arrive
-			waitUntil(() -> this.products.invalidations() >= 1);
+			Wait.until(TIMEOUT, () -> this.products.invalidations() >= 1);
 			assertThat(template.get("product:1")).isEqualTo(new Product(1, "pen"));
-			waitUntil(() -> this.products.peek("product:1") != null || template.get("product:1") == null);
-			long gets = gets();
+			Wait.until(TIMEOUT, () -> this.products.peek("product:1") != null || template.get("product:1") == null);
+			long gets = this.redis.calls("get");
 			for (int i = 0; i < 100; i++) {
 				assertThat(template.get("product:1")).isEqualTo(new Product(1, "pen"));
 				assertThat(template.async().get("product:1").join()).isEqualTo(new Product(1, "pen"));
 				assertThat(template.reactive().get("product:1").block()).isEqualTo(new Product(1, "pen"));
 			}
-			assertThat(gets()).as("GETs for 300 near reads").isEqualTo(gets);
+			assertThat(this.redis.calls("get")).as("GETs for 300 near reads").isEqualTo(gets);
 
 			this.redis.command("SET", "product:1", "{\"id\":1,\"name\":\"ink\"}");
-			waitUntil(() -> new Product(1, "ink").equals(template.get("product:1")));
+			Wait.until(TIMEOUT, () -> new Product(1, "ink").equals(template.get("product:1")));
 		}
 	}
 
@@ -167,7 +167,7 @@ class NearValueTemplateTests {
 		try (ValueTemplate<Basket> template = template(Basket.class, this.baskets)) {
 			template.set("basket:1", new Basket(1, List.of("pen")));
 			Basket first = template.get("basket:1");
-			waitUntil(() -> this.baskets.peek("basket:1") != null || template.get("basket:1") == null);
+			Wait.until(TIMEOUT, () -> this.baskets.peek("basket:1") != null || template.get("basket:1") == null);
 			Basket held = template.get("basket:1");
 			held.items().clear();
 			assertThat(template.get("basket:1")).isNotSameAs(held).isEqualTo(first);
@@ -201,23 +201,6 @@ class NearValueTemplateTests {
 			template.forDatabase(1).get("product:3");
 			template.withFormat(JsonFormat.of(Basket.class)).get("basket:9");
 			assertThat(this.products.hits() + this.products.misses()).isEqualTo(reads + 1);
-		}
-	}
-
-	private long gets() {
-		String calls = this.redis.info("commandstats", "cmdstat_get");
-		if (calls == null) {
-			return 0;
-		}
-		String count = calls.substring(calls.indexOf("calls=") + 6);
-		return Long.parseLong(count.substring(0, count.indexOf(',')));
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
 		}
 	}
 

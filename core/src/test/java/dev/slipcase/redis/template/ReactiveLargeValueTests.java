@@ -137,7 +137,7 @@ class ReactiveLargeValueTests {
 		Thread.sleep(300);
 		assertThat(subscriber.received).hasSize(1);
 		// the chunk handed over and the chunks in flight behind it: no more until the subscriber asks
-		assertThat(getrangeCalls()).isEqualTo(1L + ReactiveLargeValueTransfer.IN_FLIGHT);
+		assertThat(redis.calls("getrange")).isEqualTo(1L + ReactiveLargeValueTransfer.IN_FLIGHT);
 		subscriber.cancel();
 		subscriber.received.forEach(DataBufferUtils::release);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
@@ -154,9 +154,9 @@ class ReactiveLargeValueTests {
 			int expected = chunk;
 			waitUntil(() -> subscriber.received.size() == expected);
 			long readAhead = Math.min(13, chunk + ReactiveLargeValueTransfer.IN_FLIGHT);
-			waitUntil(() -> getrangeCalls() >= readAhead);
+			waitUntil(() -> redis.calls("getrange") >= readAhead);
 			Thread.sleep(20); // the subscriber is busy; Redis is not asked for more meanwhile
-			assertThat(getrangeCalls()).as("GETRANGEs after %d chunks", chunk).isEqualTo(readAhead);
+			assertThat(redis.calls("getrange")).as("GETRANGEs after %d chunks", chunk).isEqualTo(readAhead);
 			subscriber.request(1);
 		}
 		waitUntil(() -> subscriber.completed);
@@ -256,7 +256,7 @@ class ReactiveLargeValueTests {
 			.withMessage("the consumer failed on chunk 3");
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 		// no more than the chunks in flight beyond the failing one were read
-		assertThat(getrangeCalls()).isBetween(3L, 3L + ReactiveLargeValueTransfer.IN_FLIGHT);
+		assertThat(redis.calls("getrange")).isBetween(3L, 3L + ReactiveLargeValueTransfer.IN_FLIGHT);
 	}
 
 	@Test
@@ -291,11 +291,6 @@ class ReactiveLargeValueTests {
 			.isThrownBy(() -> reactive.download("hash").collectList().block(WAIT))
 			.withMessageContaining("download 'hash'");
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
-	}
-
-	private static long getrangeCalls() {
-		String stats = redis.info("commandstats", "cmdstat_getrange");
-		return Long.parseLong(stats.substring("calls=".length(), stats.indexOf(',')));
 	}
 
 	private static Flux<DataBuffer> buffers(byte[] value, int size, DataBufferFactory factory) {

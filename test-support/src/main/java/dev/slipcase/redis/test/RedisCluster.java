@@ -1,5 +1,6 @@
 package dev.slipcase.redis.test;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -25,6 +26,40 @@ public interface RedisCluster extends AutoCloseable {
 	/** The {@code CLUSTER INFO} field of the first node, e.g. {@code cluster_slots_ok}. */
 	default String clusterInfo(String field) {
 		return InfoField.read((String) nodes().get(0).command("CLUSTER", "INFO"), field);
+	}
+
+	/**
+	 * The running nodes that are masters now ({@code role:master}), in the order of {@link #nodes()};
+	 * after a failover, the promoted replica instead of the master it replaced.
+	 */
+	default List<RedisServer> masters() {
+		List<RedisServer> masters = new ArrayList<>();
+		for (RedisServer node : nodes()) {
+			if (node.isRunning() && "master".equals(node.role())) {
+				masters.add(node);
+			}
+		}
+		return masters;
+	}
+
+	/**
+	 * The running node that replicates the master whose node id is {@code masterId}.
+	 * @param masterId the master's node id ({@code CLUSTER MYID}), which may be down by now
+	 * @throws IllegalStateException when no running node replicates it
+	 */
+	default RedisServer replicaOf(String masterId) {
+		for (RedisServer node : nodes()) {
+			if (node.isRunning()) {
+				String myself = ((String) node.command("CLUSTER", "NODES")).lines()
+					.filter((line) -> line.contains("myself"))
+					.findFirst()
+					.orElseThrow();
+				if (myself.contains("slave " + masterId)) {
+					return node;
+				}
+			}
+		}
+		throw new IllegalStateException("No replica of " + masterId);
 	}
 
 	/**

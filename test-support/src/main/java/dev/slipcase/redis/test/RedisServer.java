@@ -3,6 +3,7 @@ package dev.slipcase.redis.test;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * A real Redis server a test can talk to: one the fixture started (a local {@code redis-server}
@@ -39,6 +40,53 @@ public interface RedisServer extends AutoCloseable {
 	default String info(String section, String field) {
 		String info = (String) command("INFO", section);
 		return InfoField.read(info, field);
+	}
+
+	/**
+	 * How many times the server has run {@code command} since it started or since
+	 * {@code CONFIG RESETSTAT}: the {@code calls} of its {@code cmdstat_} line in
+	 * {@code INFO commandstats}, or 0 when there is none (Redis lists only commands it has run).
+	 * @param command the command's name in any case, e.g. {@code "get"}; a subcommand as
+	 * {@code "client|kill"}
+	 */
+	default long calls(String command) {
+		String prefix = "cmdstat_" + command.toLowerCase(Locale.ROOT) + ":calls=";
+		String stats = (String) command("INFO", "commandstats");
+		for (String line : stats.split("\r?\n")) {
+			if (line.startsWith(prefix)) {
+				return Long.parseLong(line.substring(prefix.length(), line.indexOf(',', prefix.length())));
+			}
+		}
+		return 0;
+	}
+
+	/** The server's replication role, from {@code INFO replication}: {@code "master"} or {@code "slave"}. */
+	default String role() {
+		return info("replication", "role");
+	}
+
+	/**
+	 * Waits until the server has taken {@code role}, as a replica does when it is promoted after a
+	 * failover, polling every 50 ms.
+	 * @param role {@code "master"} or {@code "slave"}
+	 * @param timeout how long to wait at most
+	 * @throws IllegalStateException when the server has not taken the role within {@code timeout}
+	 */
+	default void awaitRole(String role, Duration timeout) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (!role.equals(role())) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException(description() + " did not become " + role + " within " + timeout);
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + description() + " to become " + role,
+						ex);
+			}
+		}
 	}
 
 	/**

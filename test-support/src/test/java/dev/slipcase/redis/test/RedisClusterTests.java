@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link RedisServers}' cluster.
@@ -49,6 +50,28 @@ class RedisClusterTests {
 		}
 		finally {
 			client.shutdown();
+		}
+	}
+
+	@Test
+	void everyNodeOfAClusterWithoutReplicasIsAMaster(RedisCluster cluster) {
+		assertThat(cluster.masters()).containsExactlyElementsOf(cluster.nodes());
+		String id = (String) cluster.nodes().get(0).command("CLUSTER", "MYID");
+		assertThatIllegalStateException().isThrownBy(() -> cluster.replicaOf(id)).withMessage("No replica of " + id);
+	}
+
+	@Test
+	void everyMasterOfAClusterWithReplicasHasAReplicaOfItsOwn() {
+		try (RedisCluster cluster = RedisServers.startClusterWithReplicas()) {
+			List<RedisServer> masters = cluster.masters();
+			assertThat(masters).hasSize(3);
+			Set<RedisServer> replicas = new HashSet<>();
+			for (RedisServer master : masters) {
+				RedisServer replica = cluster.replicaOf((String) master.command("CLUSTER", "MYID"));
+				assertThat(replica.role()).isEqualTo("slave");
+				replicas.add(replica);
+			}
+			assertThat(replicas).hasSize(3).doesNotContainAnyElementsOf(masters);
 		}
 	}
 

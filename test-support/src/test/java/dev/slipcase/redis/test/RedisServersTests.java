@@ -5,6 +5,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisClient;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests for {@link RedisServers}' standalone servers.
@@ -44,6 +46,35 @@ class RedisServersTests {
 		assertThat(redis.version()).matches("\\d+\\.\\d+\\.\\d+.*");
 		assertThat(redis.isAtLeast(2, 0)).isTrue();
 		assertThat(redis.isAtLeast(99, 0)).isFalse();
+	}
+
+	@Test
+	void callsCountsTheRunsOfOneCommandSinceTheStatsWereReset() {
+		try (RedisServer server = RedisServers.start(RedisServers.serverBinary())) {
+			server.command("SET", "k", "value");
+			server.command("CONFIG", "RESETSTAT");
+			assertThat(server.calls("get")).isZero();
+			server.command("GET", "k");
+			server.command("GET", "k");
+			server.command("GETRANGE", "k", "0", "1");
+			assertThat(server.calls("get")).isEqualTo(2);
+			assertThat(server.calls("GET")).isEqualTo(2);
+			assertThat(server.calls("getrange")).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void awaitRoleReturnsOnceAReplicaHasTakenItsRole() {
+		// local processes, so that the replica reaches the master at the address the test sees
+		try (RedisServer master = RedisServers.start(RedisServers.serverBinary());
+				RedisServer replica = RedisServers.start(RedisServers.serverBinary())) {
+			assertThat(replica.role()).isEqualTo("master");
+			replica.command("REPLICAOF", master.endpoint().host(), Integer.toString(master.endpoint().port()));
+			replica.awaitRole("slave", Duration.ofSeconds(10));
+			assertThat(replica.role()).isEqualTo("slave");
+			assertThatIllegalStateException().isThrownBy(() -> master.awaitRole("slave", Duration.ofMillis(100)))
+				.withMessageContaining("did not become slave within PT0.1S");
+		}
 	}
 
 	@Test

@@ -5,11 +5,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import dev.slipcase.redis.test.leak.LeakReports;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -180,7 +179,7 @@ class WebFluxAppTests {
 			.reduce(0L, Long::sum)
 			.block(Duration.ofSeconds(30));
 		assertThat(received).isPositive().isLessThan(size);
-		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		Wait.until(Duration.ofSeconds(10), () -> ((Long) redis.command("DBSIZE")) == 1L);
 		LeakReports.assertNoLeaks("a download its client left after three chunks");
 	}
 
@@ -201,14 +200,6 @@ class WebFluxAppTests {
 
 	private static MessageDigest sha256() throws NoSuchAlgorithmException {
 		return MessageDigest.getInstance("SHA-256");
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited 10 s for the condition").isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 }

@@ -9,7 +9,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -21,6 +20,7 @@ import dev.slipcase.redis.near.NearRedisCache;
 import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -204,7 +204,7 @@ class NearCacheChaosTests {
 
 		void run(String server) throws Exception {
 			for (NearRedisCache cache : this.caches) {
-				waitUntil(cache.near()::isTrusted);
+				Wait.until(TIMEOUT, cache.near()::isTrusted);
 			}
 			if (this.resp2) {
 				String pubsub = (String) this.servers.get(0).command("CLIENT", "LIST", "TYPE", "pubsub");
@@ -241,7 +241,7 @@ class NearCacheChaosTests {
 				reader.join();
 			}
 			for (NearRedisCache cache : this.caches) {
-				waitUntil(cache.near()::isTrusted);
+				Wait.until(TIMEOUT, cache.near()::isTrusted);
 			}
 			Thread.sleep(1_000); // writes stopped a second ago at least: every invalidation has arrived
 			int stale = 0;
@@ -377,14 +377,6 @@ class NearCacheChaosTests {
 			return thread;
 		}
 
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 	/** A versioned value. */

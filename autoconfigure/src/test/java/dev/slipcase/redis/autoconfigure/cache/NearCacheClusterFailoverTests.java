@@ -3,15 +3,12 @@ package dev.slipcase.redis.autoconfigure.cache;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.near.NearRedisCache;
-import dev.slipcase.redis.test.InfoField;
 import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -73,13 +70,12 @@ class NearCacheClusterFailoverTests {
 					}
 					waitUntil(() -> allHeld(items));
 
-					RedisServer victim = masters(cluster).get(2);
-					String victimId = (String) victim.command("CLUSTER", "MYID");
-					RedisServer heir = replicaOf(cluster, victimId);
+					RedisServer victim = cluster.masters().get(2);
+					RedisServer heir = cluster.replicaOf((String) victim.command("CLUSTER", "MYID"));
 					long flushes = items.near().flushes();
 					victim.kill();
 					waitUntil(() -> items.near().flushes() > flushes);
-					awaitRole(heir, "master");
+					heir.awaitRole("master", TIMEOUT);
 					cluster.awaitHealthy();
 					waitUntil(() -> manager.tracking().isTracking() && manager.tracking()
 						.clientIds(Duration.ofSeconds(5))
@@ -129,35 +125,6 @@ class NearCacheClusterFailoverTests {
 			all &= items.near().peek("failover:items::" + key) != null;
 		}
 		return all;
-	}
-
-	private static List<RedisServer> masters(RedisCluster cluster) {
-		List<RedisServer> masters = new ArrayList<>();
-		for (RedisServer node : cluster.nodes()) {
-			if (node.isRunning() && "master".equals(InfoField.read((String) node.command("INFO", "replication"), "role"))) {
-				masters.add(node);
-			}
-		}
-		return masters;
-	}
-
-	private static RedisServer replicaOf(RedisCluster cluster, String masterId) {
-		for (RedisServer node : cluster.nodes()) {
-			if (node.isRunning()) {
-				String myself = ((String) node.command("CLUSTER", "NODES")).lines()
-					.filter((line) -> line.contains("myself"))
-					.findFirst()
-					.orElseThrow();
-				if (myself.contains("slave " + masterId)) {
-					return node;
-				}
-			}
-		}
-		throw new IllegalStateException("No replica of " + masterId);
-	}
-
-	private static void awaitRole(RedisServer node, String role) throws InterruptedException {
-		waitUntil(() -> role.equals(InfoField.read((String) node.command("INFO", "replication"), "role")));
 	}
 
 	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {

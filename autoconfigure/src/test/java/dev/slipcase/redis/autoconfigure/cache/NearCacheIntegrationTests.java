@@ -2,7 +2,6 @@ package dev.slipcase.redis.autoconfigure.cache;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
@@ -12,6 +11,7 @@ import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -125,7 +125,7 @@ class NearCacheIntegrationTests {
 				NearCache later = seenByTier(manager, "later");
 				assertThat(manager.nearTiers()).containsOnlyKeys("late", "later");
 				redis.command("DEL", "late::1");
-				waitUntil(() -> late.peek("late::1") == null);
+				Wait.until(TIMEOUT, () -> late.peek("late::1") == null);
 				assertThat(later.isTrusted()).isTrue();
 			});
 	}
@@ -138,14 +138,14 @@ class NearCacheIntegrationTests {
 		Cache cache = manager.getCache(name);
 		assertThat(cache).isInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
 		NearCache near = manager.nearTiers().get(name);
-		waitUntil(near::isTrusted);
+		Wait.until(TIMEOUT, near::isTrusted);
 		cache.put(1, "one");
 		// hold the value once Redis' invalidation of the put arrived
-		waitUntil(() -> near.invalidations() >= 1);
+		Wait.until(TIMEOUT, () -> near.invalidations() >= 1);
 		assertThat(cache.get(1, String.class)).isEqualTo("one");
-		waitUntil(() -> near.peek(name + "::1") != null || cache.get(1) == null);
+		Wait.until(TIMEOUT, () -> near.peek(name + "::1") != null || cache.get(1) == null);
 		redis.command("SET", name + "::1", "changed by another client");
-		waitUntil(() -> near.peek(name + "::1") == null);
+		Wait.until(TIMEOUT, () -> near.peek(name + "::1") == null);
 		return near;
 	}
 
@@ -158,52 +158,52 @@ class NearCacheIntegrationTests {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				NearCache near = manager.nearTiers().get("orders");
 				OrderService service = context.getBean(OrderService.class);
-				waitUntil(near::isTrusted);
+				Wait.until(TIMEOUT, near::isTrusted);
 
 				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
 				// Redis' invalidation of the cache's put evicts what a read stores before it arrives
-				waitUntil(() -> near.invalidations() >= 1);
+				Wait.until(TIMEOUT, () -> near.invalidations() >= 1);
 				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
 				assertThat(service.calls()).isEqualTo(1);
-				waitUntil(() -> near.peek("near-it:orders::1") != null || fetchAgain(service));
-				long gets = gets();
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::1") != null || fetchAgain(service));
+				long gets = redis.calls("get");
 				for (int i = 0; i < 100; i++) {
 					assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
 				}
-				assertThat(gets()).as("GETs sent for 100 near hits").isEqualTo(gets);
+				assertThat(redis.calls("get")).as("GETs sent for 100 near hits").isEqualTo(gets);
 				assertThat(near.hits()).isGreaterThanOrEqualTo(100);
 
 				// another client deletes the entry: Redis' invalidation makes the next call a miss
 				redis.command("DEL", "near-it:orders::1");
-				waitUntil(() -> near.peek("near-it:orders::1") == null);
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::1") == null);
 				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
 				assertThat(service.calls()).isEqualTo(2);
 				assertThat(near.invalidations()).isPositive();
 
 				// a flush clears the tier
 				service.order(2);
-				waitUntil(() -> near.peek("near-it:orders::2") != null || fetchAgain(service, 2));
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::2") != null || fetchAgain(service, 2));
 				redis.command("FLUSHALL");
-				waitUntil(() -> near.peek("near-it:orders::2") == null);
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::2") == null);
 
 				// a killed tracking connection bypasses the tier until tracking is back
 				service.order(3);
-				waitUntil(() -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
 				redis.command("CLIENT", "KILL", "ID", Long.toString(manager.tracking().clientId(TIMEOUT)));
-				waitUntil(() -> !near.isTrusted() || near.flushes() >= 2);
+				Wait.until(TIMEOUT, () -> !near.isTrusted() || near.flushes() >= 2);
 				assertThat(near.peek("near-it:orders::3")).isNull();
-				waitUntil(near::isTrusted);
+				Wait.until(TIMEOUT, near::isTrusted);
 
 				// a paused server stops heartbeats: the tier is cleared and bypassed, then back
 				service.order(3);
-				waitUntil(() -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
+				Wait.until(TIMEOUT, () -> near.peek("near-it:orders::3") != null || fetchAgain(service, 3));
 				long bypassed = near.bypassed();
 				redis.command("CLIENT", "PAUSE", "2500", "ALL");
-				waitUntil(() -> !near.isTrusted());
+				Wait.until(TIMEOUT, () -> !near.isTrusted());
 				assertThat(near.peek("near-it:orders::3")).isNull();
 				service.order(3);
 				assertThat(near.bypassed()).isGreaterThan(bypassed);
-				waitUntil(near::isTrusted);
+				Wait.until(TIMEOUT, near::isTrusted);
 			});
 	}
 
@@ -212,10 +212,10 @@ class NearCacheIntegrationTests {
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.key-prefix=near-copy:")
 			.run((context) -> {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
-				waitUntil(manager.nearTiers().get("orders")::isTrusted);
+				Wait.until(TIMEOUT, manager.nearTiers().get("orders")::isTrusted);
 				OrderService service = context.getBean(OrderService.class);
 				service.order(1);
-				waitUntil(() -> manager.nearTiers().get("orders").peek("near-copy:orders::1") != null
+				Wait.until(TIMEOUT, () -> manager.nearTiers().get("orders").peek("near-copy:orders::1") != null
 						|| fetchAgain(service));
 				Order first = service.order(1);
 				// JSON decodes the lines into an ArrayList: each read gets a copy of its own
@@ -231,11 +231,11 @@ class NearCacheIntegrationTests {
 		java.util.concurrent.atomic.AtomicLong id = new java.util.concurrent.atomic.AtomicLong();
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true").run((context) -> {
 			NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
-			waitUntil(manager.tracking()::isTracking);
+			Wait.until(TIMEOUT, manager.tracking()::isTracking);
 			id.set(manager.tracking().clientId(TIMEOUT));
 			assertThat((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " ");
 		});
-		waitUntil(() -> !((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " "));
+		Wait.until(TIMEOUT, () -> !((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " "));
 	}
 
 	@Test
@@ -274,23 +274,6 @@ class NearCacheIntegrationTests {
 	private static boolean fetchAgain(OrderService service, long id) {
 		service.order(id);
 		return false;
-	}
-
-	private static long gets() {
-		String calls = redis.info("commandstats", "cmdstat_get");
-		if (calls == null) {
-			return 0;
-		}
-		String count = calls.substring(calls.indexOf("calls=") + 6);
-		return Long.parseLong(count.substring(0, count.indexOf(',')));
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

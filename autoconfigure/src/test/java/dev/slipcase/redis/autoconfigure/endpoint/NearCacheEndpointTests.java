@@ -1,7 +1,6 @@
 package dev.slipcase.redis.autoconfigure.endpoint;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
@@ -11,6 +10,7 @@ import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -50,11 +50,11 @@ class NearCacheEndpointTests {
 	void eachNearTierIsShownWithItsCounters() {
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true").run((context) -> {
 			NearCache tier = ((NearCacheManager) context.getBean(CacheManager.class)).nearTiers().get("orders");
-			waitUntil(tier::isTrusted);
+			Wait.until(TIMEOUT, tier::isTrusted);
 			Cache orders = context.getBean(CacheManager.class).getCache("orders");
 			orders.put("1", "first order");
-			waitUntil(() -> tier.invalidations() >= 1); // Redis' report of the put
-			waitUntil(() -> "first order".equals(orders.get("1", String.class)) && tier.hits() >= 3);
+			Wait.until(TIMEOUT, () -> tier.invalidations() >= 1); // Redis' report of the put
+			Wait.until(TIMEOUT, () -> "first order".equals(orders.get("1", String.class)) && tier.hits() >= 3);
 
 			SlipcaseDescriptor descriptor = context.getBean(SlipcaseEndpoint.class).slipcase();
 			assertThat(descriptor.nearCaches()).containsOnlyKeys("orders", "others");
@@ -95,14 +95,6 @@ class NearCacheEndpointTests {
 			assertThat(json.has("nearCaches")).isFalse();
 			assertThat(json.has("sharded")).isTrue();
 		});
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

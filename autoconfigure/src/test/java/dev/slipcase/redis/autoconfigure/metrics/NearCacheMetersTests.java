@@ -1,7 +1,6 @@
 package dev.slipcase.redis.autoconfigure.metrics;
 
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
@@ -9,6 +8,7 @@ import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -97,7 +97,7 @@ class NearCacheMetersTests {
 			FunctionCounter invalidations = meter(registry, NearCacheMeters.INVALIDATIONS, "orders").functionCounter();
 			FunctionCounter flushes = meter(registry, NearCacheMeters.FLUSHES, "orders").functionCounter();
 			Gauge size = meter(registry, NearCacheMeters.SIZE, "orders").gauge();
-			waitUntil(tier::isTrusted);
+			Wait.until(TIMEOUT, tier::isTrusted);
 			assertThat(trusted.value()).isEqualTo(1);
 			assertThat(hits.count()).isZero();
 			assertThat(size.value()).isZero();
@@ -105,10 +105,10 @@ class NearCacheMetersTests {
 			Cache orders = context.getBean(CacheManager.class).getCache("orders");
 			orders.put("1", "first order");
 			// Redis reports every write under the tracked prefix, this instance's own included
-			waitUntil(() -> invalidations.count() >= 1);
+			Wait.until(TIMEOUT, () -> invalidations.count() >= 1);
 			assertThat(invalidations.count()).isEqualTo(tier.invalidations());
 			// the first read misses and stores what it fetched, nothing having touched the key since; the next ones hit
-			waitUntil(() -> "first order".equals(orders.get("1", String.class)) && hits.count() >= 3);
+			Wait.until(TIMEOUT, () -> "first order".equals(orders.get("1", String.class)) && hits.count() >= 3);
 			assertThat(misses.count()).isPositive().isEqualTo(tier.misses());
 			assertThat(hits.count()).isEqualTo(tier.hits());
 			assertThat(size.value()).isEqualTo(1);
@@ -164,14 +164,6 @@ class NearCacheMetersTests {
 
 	private static NearCache nearTier(ApplicationContext context, String cache) {
 		return ((NearCacheManager) context.getBean(CacheManager.class)).nearTiers().get(cache);
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 	@Configuration(proxyBeanMethods = false)

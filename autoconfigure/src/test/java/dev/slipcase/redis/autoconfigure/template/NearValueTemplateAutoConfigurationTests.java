@@ -3,7 +3,6 @@ package dev.slipcase.redis.autoconfigure.template;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 import dev.slipcase.redis.autoconfigure.Order;
 import dev.slipcase.redis.autoconfigure.RedisProperties;
@@ -13,6 +12,7 @@ import dev.slipcase.redis.near.NearCacheTracking;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -71,27 +71,19 @@ class NearValueTemplateAutoConfigurationTests {
 					"slipcase.redis.template.near.key-prefixes=near-vt:", "slipcase.redis.template.near.heartbeat=500ms")
 			.run((context) -> {
 				NearCache near = context.getBean(SlipcaseValueTemplateAutoConfiguration.NEAR_CACHE, NearCache.class);
-				waitUntil(near::isTrusted);
+				Wait.until(TIMEOUT, near::isTrusted);
 				@SuppressWarnings("unchecked")
 				ValueTemplate<Object> template = context.getBean("slipcaseValueTemplate", ValueTemplate.class);
 				Order order = new Order("1", Instant.EPOCH, List.of("x"), null);
 				template.set("near-vt:1", order);
 				assertThat(template.get("near-vt:1")).isEqualTo(order);
-				waitUntil(() -> near.peek("near-vt:1") != null || template.get("near-vt:1") == null);
+				Wait.until(TIMEOUT, () -> near.peek("near-vt:1") != null || template.get("near-vt:1") == null);
 				assertThat(template.get("near-vt:1")).isEqualTo(order);
 				assertThat(near.hits()).isPositive();
 
 				this.redis.command("DEL", "near-vt:1");
-				waitUntil(() -> template.get("near-vt:1") == null);
+				Wait.until(TIMEOUT, () -> template.get("near-vt:1") == null);
 			});
-	}
-
-	private static void waitUntil(BooleanSupplier condition) throws InterruptedException {
-		long deadline = System.nanoTime() + TIMEOUT.toNanos();
-		while (!condition.getAsBoolean()) {
-			assertThat(System.nanoTime()).as("waited %s for the condition", TIMEOUT).isLessThan(deadline);
-			Thread.sleep(10);
-		}
 	}
 
 }
