@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,6 +84,9 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	public static NearCacheManager start(RedisCacheManager target, Collection<String> names,
 			Function<String, NearCache> tiers, Connector<String, String> connector, Duration heartbeat) {
 		Assert.notEmpty(names, "names must not be empty");
+		for (String name : names) {
+			Assert.notNull(target.getCache(name), () -> "the cache manager has no cache '" + name + "' and creates none");
+		}
 		Set<String> chosen = Set.copyOf(names);
 		return start(target, chosen::contains, (cache) -> tiers.apply(cache.getName()), TrackedNodes.of(connector),
 				heartbeat);
@@ -95,7 +99,8 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	 * @param target the Redis cache manager, initialized
 	 * @param chosen whether a cache, by name, has a near tier
 	 * @param tiers makes the near tier of a cache; may throw to refuse it (at start, the exception
-	 * is thrown from here; for a cache created later, it is logged and the cache has no tier)
+	 * is thrown from here; for a cache created later, it is logged and the cache has no tier); must
+	 * not ask this manager for a cache
 	 * @param nodes the servers the caches use (one, or a cluster's masters: {@link ClusterMasters})
 	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
 	 * @return the manager, tracking
@@ -104,11 +109,18 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 			Function<RedisCache, NearCache> tiers, TrackedNodes nodes, Duration heartbeat) {
 		NearCacheManager manager = new NearCacheManager(target, chosen, tiers, nodes, heartbeat);
 		try {
+			Map<String, Tiered> known = new LinkedHashMap<>();
 			for (String name : target.getCacheNames()) {
 				if (chosen.test(name)) {
-					manager.withTier(name, target.getCache(name));
+					known.put(name, manager.tiered(name, target.getCache(name)));
 				}
 			}
+			// one set of tracking connections for every cache known now
+			manager.tracking.addAll(known.values().stream().map(Tiered::tracked).toList());
+			known.forEach((name, tiered) -> {
+				manager.nearCaches.put(name, tiered.handedOut());
+				manager.published(name, tiered.near().near());
+			});
 		}
 		catch (RuntimeException ex) {
 			manager.destroy();
@@ -138,21 +150,48 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	}
 
 	/** The cache {@code name} with its near tier, made and tracked the first time it is asked for. */
-	private Cache withTier(String name, @Nullable Cache cache) {
+	private Cache withTier(String name, Cache cache) {
 		return this.nearCaches.computeIfAbsent(name, (key) -> {
-			boolean transactional = cache instanceof TransactionAwareCacheDecorator;
-			Cache redis = transactional ? ((TransactionAwareCacheDecorator) cache).getTargetCache() : cache;
-			if (!(redis instanceof RedisCache redisCache)) {
-				throw new IllegalArgumentException("Cache '" + name + "' is not a RedisCache: " + cache);
-			}
-			NearRedisCache near = new NearRedisCache(redisCache, this.tiers.apply(redisCache));
-			this.tracking.add(near.keyPrefix(), near.near());
-			synchronized (this.tierListeners) {
-				this.nearTiers.put(name, near.near());
-				this.tierListeners.forEach((listener) -> listener.accept(name, near.near()));
-			}
-			return transactional ? new TransactionAwareCacheDecorator(near) : near;
+			Tiered tiered = tiered(name, cache);
+			this.tracking.add(tiered.near().keyPrefix(), tiered.near().near());
+			published(name, tiered.near().near());
+			return tiered.handedOut();
 		});
+	}
+
+	/** {@code cache} of the target with a near tier, not tracked yet. */
+	private Tiered tiered(String name, @Nullable Cache cache) {
+		boolean transactional = cache instanceof TransactionAwareCacheDecorator;
+		Cache redis = transactional ? ((TransactionAwareCacheDecorator) cache).getTargetCache() : cache;
+		if (!(redis instanceof RedisCache redisCache)) {
+			throw new IllegalArgumentException("Cache '" + name + "' is not a RedisCache: " + cache);
+		}
+		NearRedisCache near = new NearRedisCache(redisCache, this.tiers.apply(redisCache));
+		return new Tiered(transactional ? new TransactionAwareCacheDecorator(near) : near, near);
+	}
+
+	/** Lists a tracked tier, and tells the listeners; one that fails is logged, the others still told. */
+	private void published(String name, NearCache near) {
+		synchronized (this.tierListeners) {
+			this.nearTiers.put(name, near);
+			for (BiConsumer<String, NearCache> listener : this.tierListeners) {
+				try {
+					listener.accept(name, near);
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Near tier of cache '" + name + "': a listener failed (" + ex.getMessage() + ")", ex);
+				}
+			}
+		}
+	}
+
+	/** A cache with its near tier: as handed out (decorated when the target decorates), and the near cache. */
+	private record Tiered(Cache handedOut, NearRedisCache near) {
+
+		Map.Entry<String, NearCache> tracked() {
+			return Map.entry(this.near.keyPrefix(), this.near.near());
+		}
+
 	}
 
 	@Override

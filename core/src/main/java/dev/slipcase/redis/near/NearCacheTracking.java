@@ -2,6 +2,7 @@ package dev.slipcase.redis.near;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -115,6 +116,18 @@ public final class NearCacheTracking implements AutoCloseable {
 	 * @param cache the cache, not yet tracked
 	 */
 	public void add(String prefix, NearCache cache) {
+		addAll(List.of(Map.entry(prefix, cache)));
+	}
+
+	/**
+	 * Keeps {@code caches} correct too, each from Redis' reports of the keys under its prefix: as
+	 * {@link #add} for each, with the tracking connections replaced at most once.
+	 * @param caches each cache, not yet tracked, by the key prefix of its entries
+	 */
+	public void addAll(Collection<? extends Map.Entry<String, NearCache>> caches) {
+		if (caches.isEmpty()) {
+			return;
+		}
 		List<Node> replaced = new ArrayList<>();
 		List<Node> opening = new ArrayList<>();
 		synchronized (this) {
@@ -122,16 +135,18 @@ public final class NearCacheTracking implements AutoCloseable {
 				return; // bypassed for good, as every other cache
 			}
 			Map<String, List<NearCache>> byPrefix = new LinkedHashMap<>(this.cachesByPrefix);
-			List<NearCache> sharing = new ArrayList<>(byPrefix.getOrDefault(prefix, List.of()));
-			sharing.add(cache);
-			byPrefix.put(prefix, List.copyOf(sharing));
+			for (Map.Entry<String, NearCache> added : caches) {
+				List<NearCache> sharing = new ArrayList<>(byPrefix.getOrDefault(added.getKey(), List.of()));
+				sharing.add(added.getValue());
+				byPrefix.put(added.getKey(), List.copyOf(sharing));
+			}
 			List<String> prefixes = trackedPrefixes(byPrefix.keySet());
 			boolean covered = prefixes.equals(this.prefixes);
 			this.cachesByPrefix = Map.copyOf(byPrefix);
 			this.prefixes = prefixes;
 			if (covered) {
 				if (this.trusted) {
-					cache.trackingTrusted();
+					caches.forEach((added) -> added.getValue().trackingTrusted());
 				}
 				return;
 			}

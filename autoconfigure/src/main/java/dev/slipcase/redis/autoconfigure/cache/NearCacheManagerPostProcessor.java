@@ -68,7 +68,13 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 					"the cache manager '" + beanName + "' knows no cache to give a near tier and creates none",
 					"name the caches in spring.cache.cache-names", null);
 		}
-		named.forEach(manager::getCache); // created now when the manager creates caches on first use
+		for (String name : named) { // created now when the manager creates caches on first use
+			if (manager.getCache(name) == null) {
+				throw new SlipcaseConfigurationException("slipcase.redis.cache.near.cache-names",
+						"the cache manager '" + beanName + "' has no cache '" + name + "' and creates none",
+						"name it in spring.cache.cache-names too, or drop it from the near tier's caches", null);
+			}
+		}
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
 		NearCacheManager nearManager = NearCacheManager.start(manager,
 				named.isEmpty() ? (name) -> true : Set.copyOf(named)::contains,

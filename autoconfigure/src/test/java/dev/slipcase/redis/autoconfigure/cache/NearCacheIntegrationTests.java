@@ -130,6 +130,36 @@ class NearCacheIntegrationTests {
 			});
 	}
 
+	@Test
+	void aListenerThatFailsDoesNotKeepATierFromACacheCreatedOnFirstUse() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseRedisAutoConfiguration.class))
+			.withUserConfiguration(EmptyCachingApp.class)
+			.withPropertyValues(RedisProperties.of(redis))
+			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				manager.forEachTier((name, near) -> {
+					throw new IllegalStateException("a meter registry refused it");
+				});
+				assertThat(manager.getCache("late")).isInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
+				assertThat(manager.nearTiers()).containsOnlyKeys("late");
+			});
+	}
+
+	@Test
+	void aNamedCacheTheManagerNeitherKnowsNorCreatesFailsNamingTheProperty() {
+		this.runner
+			.withBean(RedisCacheManagerBuilderCustomizer.class,
+					() -> RedisCacheManager.RedisCacheManagerBuilder::disableCreateOnMissingCache)
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.cache-names=ordres")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(SlipcaseConfigurationException.class)
+				.hasMessageContaining("ordres"));
+	}
+
 	/**
 	 * Creates the cache {@code name} through {@code manager}, which gives it a near tier, and
 	 * checks that Redis reports another client's change of one of its keys to that tier.
