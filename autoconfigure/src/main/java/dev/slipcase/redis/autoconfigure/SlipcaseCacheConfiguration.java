@@ -52,12 +52,19 @@ final class SlipcaseCacheConfiguration {
 				customizers.orderedStream().toList(), connectionFactory);
 	}
 
-	@Bean
+	/** The near tier, when Caffeine is on the class path and the tier is turned on. */
+	@Configuration(proxyBeanMethods = false)
 	@ConditionalOnClass(name = "com.github.benmanes.caffeine.cache.Caffeine")
 	@ConditionalOnBooleanProperty("slipcase.redis.cache.near.enabled")
-	static NearCacheManagerPostProcessor slipcaseNearCacheManagerPostProcessor(
-			ObjectProvider<SlipcaseRedisProperties> properties, ObjectProvider<RedisConnectionFactory> connectionFactories) {
-		return new NearCacheManagerPostProcessor(properties, connectionFactories);
+	static class NearCacheConfiguration {
+
+		@Bean
+		static NearCacheManagerPostProcessor slipcaseNearCacheManagerPostProcessor(
+				ObjectProvider<SlipcaseRedisProperties> properties,
+				ObjectProvider<RedisConnectionFactory> connectionFactories) {
+			return new NearCacheManagerPostProcessor(properties, connectionFactories);
+		}
+
 	}
 
 }
