@@ -250,7 +250,9 @@ public final class NearCacheTracking implements AutoCloseable {
 
 	/**
 	 * The ids of the tracking connections ({@code CLIENT ID}) by server, for tests and diagnostics;
-	 * a server whose connection has not opened yet is left out.
+	 * a server whose connection has not opened yet is left out (for a moment, one may still be
+	 * left out after {@link #isTracking()} turned true: its opening completes after it reported
+	 * tracking).
 	 */
 	public Map<String, Long> clientIds(Duration timeout) {
 		List<Node> nodes;

@@ -64,7 +64,8 @@ class NearCacheClusterFailoverTests {
 					NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 					NearRedisCache items = (NearRedisCache) manager.getCache("items");
 					waitUntil(items.near()::isTrusted);
-					assertThat(manager.tracking().clientIds(Duration.ofSeconds(5))).hasSize(3);
+					// each connection is listed once its opening completed, a moment after it reported tracking
+					waitUntil(() -> manager.tracking().clientIds(Duration.ofSeconds(5)).size() == 3);
 					for (int key = 0; key < KEYS; key++) {
 						items.put(key, new Item(key, 0));
 					}

@@ -262,6 +262,8 @@ class NearCacheIntegrationTests {
 		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true").run((context) -> {
 			NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 			Wait.until(TIMEOUT, manager.tracking()::isTracking);
+			// the connection is listed once its opening completed, a moment after tracking is trusted
+			Wait.until(TIMEOUT, () -> manager.tracking().clientId(TIMEOUT) != -1);
 			id.set(manager.tracking().clientId(TIMEOUT));
 			assertThat((String) redis.command("CLIENT", "LIST")).contains("id=" + id.get() + " ");
 		});
