@@ -1,7 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -54,7 +53,7 @@ final class InvalidationMessages extends RedisPubSubAdapter<String, String> impl
 
 	@Override
 	public String decodeValue(ByteBuffer bytes) {
-		String key = StandardCharsets.UTF_8.decode(bytes).toString();
+		String key = StringCodec.UTF8.decodeValue(bytes);
 		this.keys.add(key);
 		return key;
 	}

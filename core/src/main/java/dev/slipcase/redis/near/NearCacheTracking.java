@@ -61,10 +61,10 @@ public final class NearCacheTracking implements AutoCloseable {
 
 	private boolean closed;
 
-	private NearCacheTracking(TrackedNodes nodes, Map<String, List<NearCache>> cachesByPrefix, Duration heartbeat) {
+	private NearCacheTracking(TrackedNodes nodes, Duration heartbeat) {
 		this.nodes = nodes;
-		this.cachesByPrefix = cachesByPrefix;
-		this.prefixes = trackedPrefixes(cachesByPrefix.keySet());
+		this.cachesByPrefix = Map.of();
+		this.prefixes = List.of();
 		this.heartbeat = heartbeat;
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "slipcase-near-cache-tracking");
@@ -98,10 +98,9 @@ public final class NearCacheTracking implements AutoCloseable {
 	 */
 	public static NearCacheTracking start(TrackedNodes nodes, Map<String, NearCache> caches, Duration heartbeat) {
 		Assert.notNull(caches, "caches must not be null");
-		Map<String, List<NearCache>> byPrefix = new LinkedHashMap<>();
-		caches.forEach((prefix, cache) -> byPrefix.computeIfAbsent(prefix, (p) -> new ArrayList<>()).add(cache));
-		NearCacheTracking tracking = new NearCacheTracking(nodes, byPrefix, heartbeat);
+		NearCacheTracking tracking = new NearCacheTracking(nodes, heartbeat);
 		tracking.follow();
+		tracking.addAll(caches.entrySet());
 		long millis = Math.max(1, heartbeat.toMillis());
 		tracking.scheduler.scheduleWithFixedDelay(tracking::check, millis, millis, TimeUnit.MILLISECONDS);
 		return tracking;
