@@ -51,6 +51,14 @@ class NearCacheIntegrationTests {
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("spring.cache.type=redis");
 
+	/** An application that declares no cache, with the near tier on: caches are made on first use. */
+	private final ApplicationContextRunner noDeclaredCache = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+				SlipcaseRedisAutoConfiguration.class))
+		.withUserConfiguration(EmptyCachingApp.class)
+		.withPropertyValues(RedisProperties.of(redis))
+		.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true");
+
 	@AfterAll
 	static void stop() throws Exception {
 		redis.close();
@@ -94,14 +102,9 @@ class NearCacheIntegrationTests {
 
 	@Test
 	void noCacheToGiveANearTierFailsNamingTheProperty() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-					SlipcaseRedisAutoConfiguration.class))
-			.withUserConfiguration(EmptyCachingApp.class)
+		this.noDeclaredCache
 			.withBean(RedisCacheManagerBuilderCustomizer.class,
 					() -> RedisCacheManager.RedisCacheManagerBuilder::disableCreateOnMissingCache)
-			.withPropertyValues(RedisProperties.of(redis))
-			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true")
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
 				.isInstanceOf(SlipcaseConfigurationException.class)
@@ -110,13 +113,7 @@ class NearCacheIntegrationTests {
 
 	@Test
 	void aCacheCreatedOnFirstUseGetsANearTierTrackedOnItsPrefix() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-					SlipcaseRedisAutoConfiguration.class))
-			.withUserConfiguration(EmptyCachingApp.class)
-			.withPropertyValues(RedisProperties.of(redis))
-			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true",
-					"slipcase.redis.cache.near.heartbeat=500ms")
+		this.noDeclaredCache.withPropertyValues("slipcase.redis.cache.near.heartbeat=500ms")
 			.run((context) -> {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				assertThat(manager.nearTiers()).isEmpty();
@@ -132,12 +129,7 @@ class NearCacheIntegrationTests {
 
 	@Test
 	void aListenerThatFailsDoesNotKeepATierFromACacheCreatedOnFirstUse() {
-		new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-					SlipcaseRedisAutoConfiguration.class))
-			.withUserConfiguration(EmptyCachingApp.class)
-			.withPropertyValues(RedisProperties.of(redis))
-			.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true")
+		this.noDeclaredCache
 			.run((context) -> {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				manager.forEachTier((name, near) -> {
