@@ -25,8 +25,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushListener;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.ProtocolVersion;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.Assert;
@@ -45,6 +46,10 @@ import org.springframework.util.Assert;
  * So it also proves that both reached the same server and that the tracking connection is alive
  * (Redis would close an idle one after its {@code timeout}), and a {@code PUBLISH} nobody
  * received closes the pair.
+ * <p>
+ * Tracking is registered with {@code NOLOOP}: a key written on the tracking connection itself
+ * ({@link #write}) is reported to every other client tracking it, but not here; any other
+ * connection's writes, this application's own included, are.
  * <p>
  * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
  * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
@@ -284,7 +289,11 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	private CompletableFuture<Void> enableTracking() {
-		TrackingArgs tracking = TrackingArgs.Builder.enabled().bcast().prefixes(this.prefixes.toArray(String[]::new));
+		// NOLOOP: what this connection writes itself (write) is not reported back
+		TrackingArgs tracking = TrackingArgs.Builder.enabled()
+			.bcast()
+			.noloop()
+			.prefixes(this.prefixes.toArray(String[]::new));
 		synchronized (this) {
 			if (this.redirectTo != 0) {
 				tracking.redirect(this.redirectTo);
@@ -295,6 +304,46 @@ public final class KeyInvalidations implements AutoCloseable {
 				throw new IllegalStateException("CLIENT TRACKING answered " + reply);
 			}
 		});
+	}
+
+	/**
+	 * Writes {@code value} to {@code key} ({@code SET}) on the tracking connection, whose own writes
+	 * Redis reports to every other client that tracks the key, but not back here ({@code NOLOOP}):
+	 * so a tier that stores what it wrote is not made to forget it again by its own write. Sent at
+	 * most once, never again after a reconnect ({@link SentOnceCommand}).
+	 * @param key the key, on this connection's server
+	 * @param value the value; read when the command is written, not kept
+	 * @param ttl how long the key lives, or {@code null} (or not positive): for ever
+	 * @return completes once Redis acknowledged the write; fails with Redis' error reply when the
+	 * write was refused ({@code MOVED} on a cluster, for one), or when whether it was applied is not
+	 * known (the connection dropped, or the command was cancelled)
+	 */
+	public CompletableFuture<Void> write(byte[] key, byte[] value, @Nullable Duration ttl) {
+		long millis = (ttl != null && ttl.toNanos() > 0) ? Math.max(1, ttl.toMillis()) : 0;
+		AsyncCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, millis);
+		try {
+			dispatch(this.connection, command);
+		}
+		catch (RuntimeException ex) {
+			command.completeExceptionally(ex);
+		}
+		return command.thenAccept((reply) -> {
+			if (!"OK".equals(reply)) {
+				throw new IllegalStateException("SET answered " + reply);
+			}
+		});
+	}
+
+	/** Sends a binary command on the string connection: a command encodes its own arguments. */
+	@SuppressWarnings({ "unchecked", "rawtypes" })
+	private static void dispatch(StatefulRedisConnection<String, String> connection,
+			AsyncCommand<byte[], byte[], ?> command) {
+		((StatefulRedisConnection) connection).dispatch(command);
+	}
+
+	/** The longest a {@link #write} should be waited for: the connection's command timeout. */
+	public Duration timeout() {
+		return this.connection.getTimeout();
 	}
 
 	/**

@@ -256,6 +256,48 @@ class KeyInvalidationsTests {
 		}
 	}
 
+	static Stream<Arguments> serversAndProtocols() {
+		return servers().flatMap((server) -> Stream.of(ProtocolVersion.RESP3, ProtocolVersion.RESP2)
+			.map((protocol) -> Arguments.of(server.get()[0], server.get()[1], protocol)));
+	}
+
+	@ParameterizedTest(name = "{0} over {2}")
+	@MethodSource("serversAndProtocols")
+	void aWriteOnTheTrackingConnectionIsReportedToOthersButNotBack(String name, Supplier<RedisServer> start,
+			ProtocolVersion protocol) throws Exception {
+		try (RedisServer redis = start.get()) {
+			RedisClient client = RedisClient.create();
+			client.setOptions(ClientOptions.builder().protocolVersion(protocol).build());
+			RedisURI uri = RedisURI.create(redis.endpoint().uri());
+			Recorder writer = new Recorder();
+			Recorder other = new Recorder();
+			try (KeyInvalidations writing = KeyInvalidations.open(client, uri, List.of("cache:"), writer)
+				.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+					KeyInvalidations watching = KeyInvalidations.open(client, uri, List.of("cache:"), other)
+						.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+				writing.write(bytes("cache:own"), bytes("v"), Duration.ofMinutes(1))
+					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				writing.write(bytes("cache:forever"), bytes("w"), null).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				redis.command("SET", "cache:foreign", "x");
+				// reports reach a connection in the order of the writes: the writes' own came first
+				Wait.until(TIMEOUT, () -> writer.keys.contains("cache:foreign"));
+				assertThat(writer.keys).containsExactly("cache:foreign");
+				Wait.until(TIMEOUT, () -> other.keys.containsAll(List.of("cache:own", "cache:forever", "cache:foreign")));
+
+				assertThat(redis.command("GET", "cache:own")).isEqualTo("v");
+				assertThat((Long) redis.command("PTTL", "cache:own")).isBetween(1L, 60_000L);
+				assertThat((Long) redis.command("PTTL", "cache:forever")).isEqualTo(-1L);
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+	}
+
 	/** Everything a {@link KeyInvalidations} reported. */
 	private static final class Recorder implements KeyInvalidations.Listener {
 
