@@ -1,5 +1,6 @@
 package dev.slipcase.redis.near;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -10,10 +11,12 @@ import dev.slipcase.redis.lettuce.Connectors;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The masters of a Redis Cluster that hold slots (failing or not), as a cluster client sees them: each tracked on a
@@ -65,11 +68,23 @@ public final class ClusterMasters implements TrackedNodes {
 					.withHost(node.getUri().getHost())
 					.withPort(node.getUri().getPort())
 					.build();
-				masters.put(node.getNodeId() + "@" + uri.getHost() + ":" + uri.getPort(),
-						Connectors.of(this.client, uri, StringCodec.UTF8));
+				masters.put(name(node), Connectors.of(this.client, uri, StringCodec.UTF8));
 			}
 		}
 		return masters;
+	}
+
+	/** The master of {@code key}'s slot in the client's view, without refreshing it. */
+	@Override
+	public @Nullable String nodeOf(String key) {
+		RedisClusterNode master = this.cluster.getPartitions()
+			.getMasterBySlot(SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8)));
+		return (master != null && isServingMaster(master)) ? name(master) : null;
+	}
+
+	/** A master's name: changes when another server takes its place. */
+	private static String name(RedisClusterNode node) {
+		return node.getNodeId() + "@" + node.getUri().getHost() + ":" + node.getUri().getPort();
 	}
 
 	/**

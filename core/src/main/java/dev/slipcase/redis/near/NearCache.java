@@ -242,6 +242,30 @@ public final class NearCache {
 		this.fetches.remove(key);
 	}
 
+	/**
+	 * Begins this instance's write of {@code key}, when what it writes may be stored once Redis
+	 * acknowledged it: forgets the key, as {@link #forget(String)}, and remembers when.
+	 * @param key the Redis key
+	 * @return what {@link #written} needs
+	 */
+	public Write writing(String key) {
+		forget(key);
+		return new Write(key, ticket(key));
+	}
+
+	/**
+	 * Redis acknowledged {@code write}: stores {@code value}, what a read of the key would now
+	 * return, when nothing happened to the key since the write began (no invalidation, no other
+	 * write, no fetch completed, no flush or loss of tracking), and forgets the key otherwise. Only
+	 * for a write whose own invalidation Redis does not send here ({@code NOLOOP}): one that
+	 * arrives meanwhile is another client's write, which may be later than this one.
+	 * @param write what {@link #writing} returned
+	 * @param value the value written, as readers are handed it; {@code null}: nothing to store
+	 */
+	public void written(Write write, @Nullable Object value) {
+		fetched(write.key, write.ticket, value);
+	}
+
 	/** Forgets each of {@code keys}. */
 	public void invalidateAll(Collection<String> keys) {
 		for (String key : keys) {
@@ -307,6 +331,20 @@ public final class NearCache {
 	private int stripe(String key) {
 		int h = key.hashCode();
 		return (h ^ (h >>> 16)) & this.stripeMask;
+	}
+
+	/** A write of this instance under way, begun by {@link #writing}. */
+	public static final class Write {
+
+		private final String key;
+
+		private final Ticket ticket;
+
+		private Write(String key, Ticket ticket) {
+			this.key = key;
+			this.ticket = ticket;
+		}
+
 	}
 
 	/** What a fetch saw when it began. */

@@ -47,6 +47,8 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 
 	private final Function<RedisCache, NearCache> tiers;
 
+	private final Predicate<RedisCache> putsOnTracking;
+
 	/** The caches with a near tier, as handed out (decorated when the target decorates). */
 	private final ConcurrentHashMap<String, Cache> nearCaches = new ConcurrentHashMap<>();
 
@@ -62,12 +64,13 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	private final NearCacheTracking tracking;
 
 	private NearCacheManager(RedisCacheManager target, Predicate<String> chosen, Function<RedisCache, NearCache> tiers,
-			TrackedNodes nodes, Duration heartbeat) {
+			Predicate<RedisCache> putsOnTracking, TrackedNodes nodes, Duration heartbeat) {
 		// its own writer and defaults are never used: every cache comes from the target
 		super(UnusedCacheWriter.INSTANCE, RedisCacheConfiguration.defaultCacheConfig());
 		this.target = target;
 		this.chosen = chosen;
 		this.tiers = tiers;
+		this.putsOnTracking = putsOnTracking;
 		this.tracking = NearCacheTracking.start(nodes, Map.of(), heartbeat);
 	}
 
@@ -107,7 +110,27 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 	 */
 	public static NearCacheManager start(RedisCacheManager target, Predicate<String> chosen,
 			Function<RedisCache, NearCache> tiers, TrackedNodes nodes, Duration heartbeat) {
-		NearCacheManager manager = new NearCacheManager(target, chosen, tiers, nodes, heartbeat);
+		return start(target, chosen, tiers, (cache) -> false, nodes, heartbeat);
+	}
+
+	/**
+	 * As {@link #start(RedisCacheManager, Predicate, Function, TrackedNodes, Duration)}, and the
+	 * puts of each cache that {@code putsOnTracking} accepts go on the tracking connection of
+	 * their key's server, bypassing the cache's writer, and hold the value put at once
+	 * ({@link NearRedisCache#NearRedisCache(RedisCache, NearCache, NearCacheTracking)}).
+	 * @param target the Redis cache manager, initialized
+	 * @param chosen whether a cache, by name, has a near tier
+	 * @param tiers makes the near tier of a cache (see the other {@code start})
+	 * @param putsOnTracking whether a cache's puts may bypass its writer: only when the writer
+	 * neither locks nor counts statistics, and its puts are in Redis when they return
+	 * @param nodes the servers the caches use (one, or a cluster's masters: {@link ClusterMasters})
+	 * @param heartbeat how often a tracking connection is checked, and how late its answer may be
+	 * @return the manager, tracking
+	 */
+	public static NearCacheManager start(RedisCacheManager target, Predicate<String> chosen,
+			Function<RedisCache, NearCache> tiers, Predicate<RedisCache> putsOnTracking, TrackedNodes nodes,
+			Duration heartbeat) {
+		NearCacheManager manager = new NearCacheManager(target, chosen, tiers, putsOnTracking, nodes, heartbeat);
 		try {
 			Map<String, Tiered> known = new LinkedHashMap<>();
 			for (String name : target.getCacheNames()) {
@@ -166,7 +189,8 @@ public final class NearCacheManager extends RedisCacheManager implements Disposa
 		if (!(redis instanceof RedisCache redisCache)) {
 			throw new IllegalArgumentException("Cache '" + name + "' is not a RedisCache: " + cache);
 		}
-		NearRedisCache near = new NearRedisCache(redisCache, this.tiers.apply(redisCache));
+		NearRedisCache near = new NearRedisCache(redisCache, this.tiers.apply(redisCache),
+				this.putsOnTracking.test(redisCache) ? this.tracking : null);
 		return new Tiered(transactional ? new TransactionAwareCacheDecorator(near) : near, near);
 	}
 

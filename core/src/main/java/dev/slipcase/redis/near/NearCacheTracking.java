@@ -242,6 +242,26 @@ public final class NearCacheTracking implements AutoCloseable {
 		opening.forEach((node) -> node.open(FIRST_RETRY_MILLIS));
 	}
 
+	/**
+	 * The tracking connection of the server that holds {@code key}, while Redis' invalidations are
+	 * trusted on every server: a write on it ({@link KeyInvalidations#write}) is reported to every
+	 * other client, not to the caches here. {@code null} while they are not trusted, or when the
+	 * server is not known or not tracked yet (a cluster's view of the moment).
+	 * @param key the Redis key
+	 */
+	public @Nullable KeyInvalidations trackingOf(String key) {
+		String name = this.nodes.nodeOf(key);
+		if (name == null) {
+			return null;
+		}
+		Node node;
+		synchronized (this) {
+			node = this.trusted ? this.tracked.get(name) : null;
+		}
+		KeyInvalidations invalidations = (node != null) ? node.invalidations : null;
+		return (invalidations != null && invalidations.isTracking()) ? invalidations : null;
+	}
+
 	/** Whether Redis' invalidations are trusted on every server right now, so the caches serve values. */
 	public synchronized boolean isTracking() {
 		return this.trusted;

@@ -1,11 +1,17 @@
 package dev.slipcase.redis.near;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.lettuce.Await;
+import dev.slipcase.redis.lettuce.KeyInvalidations;
+import dev.slipcase.redis.lettuce.RedisFailures;
+import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cache.support.NullValue;
@@ -15,7 +21,9 @@ import org.springframework.data.redis.cache.RedisCache;
  * A Spring Data {@link RedisCache} with a {@link NearCache} in front: reads are served from the
  * near tier while Redis' invalidations are trusted, and fetched from Redis (once for all concurrent
  * readers of a key) otherwise; writes, evictions and clears go to Redis and forget the local copy,
- * before and after, so that this instance reads its own writes. A value no reader can change
+ * before and after, so that this instance reads its own writes; made with the tracking, a put
+ * goes on its key's tracking connection instead and holds the value put (see
+ * {@link #NearRedisCache(RedisCache, NearCache, NearCacheTracking)}). A value no reader can change
  * (strings, numbers, {@code java.time} values, records and {@code List.of} collections of them:
  * {@link ImmutableValues}) is held decoded and handed to every reader as it is; any other value
  * is held serialized and decoded for each read, so that a reader changing its copy changes nobody
@@ -34,15 +42,35 @@ public class NearRedisCache extends RedisCache {
 
 	private final boolean utf8Keys;
 
+	/** Where puts go when they bypass the cache's writer, or {@code null}: they never do. */
+	private final @Nullable NearCacheTracking putsOn;
+
 	/**
-	 * A near cache over the same Redis entries as {@code cache}.
+	 * A near cache over the same Redis entries as {@code cache}, whose writes all go through its
+	 * writer.
 	 * @param cache the Redis cache whose name, writer and configuration it takes
 	 * @param near its local tier, tracked on {@link #keyPrefix()}
 	 */
 	public NearRedisCache(RedisCache cache, NearCache near) {
+		this(cache, near, null);
+	}
+
+	/**
+	 * A near cache over the same Redis entries as {@code cache}, whose puts, while {@code putsOn}
+	 * trusts Redis' invalidations, go on the tracking connection of their key's server instead of
+	 * through the cache's writer: Redis does not report them back there ({@code NOLOOP}), so the
+	 * value put is held at once, instead of forgotten again when Redis reports the put. The writer
+	 * is bypassed for them: only for a writer that neither locks nor counts statistics.
+	 * @param cache the Redis cache whose name, writer and configuration it takes
+	 * @param near its local tier, tracked on {@link #keyPrefix()}
+	 * @param putsOn the tracking that keeps {@code near} correct, or {@code null}: every write
+	 * through the writer
+	 */
+	public NearRedisCache(RedisCache cache, NearCache near, @Nullable NearCacheTracking putsOn) {
 		super(cache.getName(), cache.getNativeCache(), cache.getCacheConfiguration());
 		this.near = near;
 		this.utf8Keys = Arrays.equals(serializeCacheKey(PROBE), PROBE.getBytes(StandardCharsets.UTF_8));
+		this.putsOn = putsOn;
 	}
 
 	/** The local tier. */
@@ -110,7 +138,61 @@ public class NearRedisCache extends RedisCache {
 
 	@Override
 	public void put(Object key, @Nullable Object value) {
-		writing(key, () -> super.put(key, value));
+		String redisKey = redisKey(key);
+		KeyInvalidations tracking = (redisKey != null && value != null && this.putsOn != null)
+				? this.putsOn.trackingOf(redisKey) : null;
+		if (tracking == null || !putUnreported(tracking, key, redisKey, value)) {
+			writing(key, () -> super.put(key, value));
+		}
+	}
+
+	/**
+	 * Puts as {@code RedisCache} does, but on the tracking connection, and holds the value put once
+	 * Redis acknowledged it, unless something happened to the key meanwhile
+	 * ({@link NearCache#written}).
+	 * @return whether it was put; {@code false} when Redis refused the write (not applied: a moved
+	 * slot, say), for the caller to put through the writer instead
+	 */
+	private boolean putUnreported(KeyInvalidations tracking, Object key, String redisKey, Object value) {
+		byte[] binaryKey = serializeCacheKey(redisKey);
+		byte[] binaryValue = serializeCacheValue(preProcessCacheValue(value));
+		Duration ttl = getCacheConfiguration().getTtlFunction().getTimeToLive(key, value);
+		NearCache.Write write = this.near.writing(redisKey);
+		boolean held = false;
+		try {
+			CompletableFuture<Boolean> applied = tracking.write(binaryKey, binaryValue, ttl)
+				.handle((ok, failure) -> {
+					if (failure == null) {
+						return true;
+					}
+					if (RedisFailures.unwrap(failure) instanceof RedisCommandExecutionException) {
+						return false; // Redis' error reply: not applied
+					}
+					throw new CompletionException(RedisFailures.unwrap(failure));
+				});
+			if (!Await.result(applied, tracking.timeout(), "put", redisKey)) {
+				return false;
+			}
+			this.near.written(write, heldAsRead(binaryValue));
+			held = true;
+			return true;
+		}
+		finally {
+			if (!held) {
+				this.near.forget(redisKey);
+			}
+		}
+	}
+
+	/** What the near tier holds of a value put: what a read of its bytes from Redis would hold, or nothing. */
+	private @Nullable Object heldAsRead(byte[] binaryValue) {
+		try {
+			Object decoded = deserializeCacheValue(binaryValue);
+			return (decoded == null || ImmutableValues.isImmutable(decoded)) ? decoded : new SerializedCopy(binaryValue);
+		}
+		catch (RuntimeException ex) {
+			return null; // a value its serializer cannot read back: held by no one, read from Redis
+		}
 	}
 
 	@Override

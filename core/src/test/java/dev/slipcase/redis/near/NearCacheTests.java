@@ -68,6 +68,42 @@ class NearCacheTests {
 	}
 
 	@Test
+	void aWriteAcknowledgedWithNothingInBetweenIsHeldAndForgetsWhatWasHeldBefore() {
+		this.cache.trackingTrusted();
+		this.cache.get("k", new Counting("old"));
+		NearCache.Write write = this.cache.writing("k");
+		assertThat(this.cache.peek("k")).as("forgotten while the write is under way").isNull();
+		this.cache.written(write, "new");
+		assertThat(this.cache.peek("k")).isEqualTo("new");
+	}
+
+	@Test
+	void aWriteIsNotHeldWhenAnInvalidationAnotherWriteAFetchOrALossOfTrackingCameInBetween() {
+		this.cache.trackingTrusted();
+		NearCache.Write invalidated = this.cache.writing("k");
+		this.cache.invalidate("k"); // another client's write, maybe later than this one
+		this.cache.written(invalidated, "mine");
+		assertThat(this.cache.peek("k")).isNull();
+
+		NearCache.Write overtaken = this.cache.writing("k");
+		NearCache.Write later = this.cache.writing("k");
+		this.cache.written(later, "later");
+		this.cache.written(overtaken, "earlier");
+		assertThat(this.cache.peek("k")).as("the earlier write drops what the later one held").isNull();
+
+		NearCache.Write fetchedMeanwhile = this.cache.writing("k");
+		this.cache.get("k", new Counting("read meanwhile"));
+		this.cache.written(fetchedMeanwhile, "mine");
+		assertThat(this.cache.peek("k")).isNull();
+
+		NearCache.Write lost = this.cache.writing("k");
+		this.cache.trackingLost();
+		this.cache.trackingTrusted();
+		this.cache.written(lost, "mine");
+		assertThat(this.cache.peek("k")).isNull();
+	}
+
+	@Test
 	void anAbsentValueIsNotStoredAndIsFetchedAgain() {
 		this.cache.trackingTrusted();
 		Counting fetch = new Counting(null);

@@ -78,7 +78,8 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 		LettuceConnectionFactory factory = lettuce(this.connectionFactories.getIfUnique());
 		NearCacheManager nearManager = NearCacheManager.start(manager,
 				named.isEmpty() ? (name) -> true : Set.copyOf(named)::contains,
-				(cache) -> nearTier(cache, near, beanName), BootTrackedNodes.of(factory), near.getHeartbeat());
+				(cache) -> nearTier(cache, near, beanName), NearCacheManagerPostProcessor::putsOnTracking,
+				BootTrackedNodes.of(factory), near.getHeartbeat());
 		this.started.put(beanName, nearManager);
 		return nearManager;
 	}
@@ -116,6 +117,15 @@ public final class NearCacheManagerPostProcessor implements DestructionAwareBean
 							+ "keeps the writer), or turn the near tier off",
 					null);
 		}
+	}
+
+	/**
+	 * Whether the puts of {@code cache} may go on the tracking connections, bypassing its writer:
+	 * Slipcase's writes them as Redis acknowledges them and locks nothing, so only one that counts
+	 * statistics ({@code spring.cache.redis.enable-statistics}) must see them.
+	 */
+	private static boolean putsOnTracking(RedisCache cache) {
+		return cache.getNativeCache() instanceof SlipcaseCacheWriter writer && !writer.collectsStatistics();
 	}
 
 	private static LettuceConnectionFactory lettuce(@Nullable RedisConnectionFactory factory) {

@@ -41,6 +41,8 @@ final class SlipcaseCacheWriter implements RedisCacheWriter {
 
 	private final @Nullable CacheValueSerializer defaultSerializer;
 
+	private final boolean collectsStatistics;
+
 	/**
 	 * A writer.
 	 * @param delegate writes to and reads from Redis
@@ -49,9 +51,20 @@ final class SlipcaseCacheWriter implements RedisCacheWriter {
 	 */
 	SlipcaseCacheWriter(RedisCacheWriter delegate, Map<String, CacheValueSerializer> serializers,
 			@Nullable CacheValueSerializer defaultSerializer) {
+		this(delegate, serializers, defaultSerializer, false);
+	}
+
+	private SlipcaseCacheWriter(RedisCacheWriter delegate, Map<String, CacheValueSerializer> serializers,
+			@Nullable CacheValueSerializer defaultSerializer, boolean collectsStatistics) {
 		this.delegate = delegate;
 		this.serializers = Map.copyOf(serializers);
 		this.defaultSerializer = defaultSerializer;
+		this.collectsStatistics = collectsStatistics;
+	}
+
+	/** Whether it was given a statistics collector ({@code spring.cache.redis.enable-statistics}). */
+	boolean collectsStatistics() {
+		return this.collectsStatistics;
 	}
 
 	private @Nullable CacheValueSerializer serializer(String name) {
@@ -185,7 +198,7 @@ final class SlipcaseCacheWriter implements RedisCacheWriter {
 	@Override
 	public RedisCacheWriter withStatisticsCollector(CacheStatisticsCollector cacheStatisticsCollector) {
 		return new SlipcaseCacheWriter(this.delegate.withStatisticsCollector(cacheStatisticsCollector),
-				this.serializers, this.defaultSerializer);
+				this.serializers, this.defaultSerializer, !CacheStatisticsCollector.none().equals(cacheStatisticsCollector));
 	}
 
 	@Override

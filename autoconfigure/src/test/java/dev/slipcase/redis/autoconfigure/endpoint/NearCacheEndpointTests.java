@@ -37,6 +37,8 @@ class NearCacheEndpointTests {
 
 	private static final RedisServer redis = RedisServers.shared();
 
+	private static final String PREFIX = "near-endpoint-" + Long.toHexString(System.nanoTime()) + ":";
+
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
 				SlipcaseRedisAutoConfiguration.class, SlipcaseEndpointAutoConfiguration.class))
@@ -44,7 +46,7 @@ class NearCacheEndpointTests {
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("management.endpoints.web.exposure.include=slipcase", "spring.cache.type=redis",
 				"spring.cache.cache-names=orders,others",
-				"spring.cache.redis.key-prefix=near-endpoint-" + Long.toHexString(System.nanoTime()) + ":");
+				"spring.cache.redis.key-prefix=" + PREFIX);
 
 	@Test
 	void eachNearTierIsShownWithItsCounters() {
@@ -52,8 +54,10 @@ class NearCacheEndpointTests {
 			NearCache tier = ((NearCacheManager) context.getBean(CacheManager.class)).nearTiers().get("orders");
 			Wait.until(TIMEOUT, tier::isTrusted);
 			Cache orders = context.getBean(CacheManager.class).getCache("orders");
-			orders.put("1", "first order");
-			Wait.until(TIMEOUT, () -> tier.invalidations() >= 1); // Redis' report of the put
+			orders.put("1", "first order"); // held at once
+			assertThat(orders.get("2")).isNull(); // a miss
+			redis.command("SET", PREFIX + "orders::3", "another client's"); // reported
+			Wait.until(TIMEOUT, () -> tier.invalidations() >= 1);
 			Wait.until(TIMEOUT, () -> "first order".equals(orders.get("1", String.class)) && tier.hits() >= 3);
 
 			SlipcaseDescriptor descriptor = context.getBean(SlipcaseEndpoint.class).slipcase();
