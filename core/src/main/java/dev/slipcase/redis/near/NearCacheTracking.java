@@ -262,6 +262,26 @@ public final class NearCacheTracking implements AutoCloseable {
 		return (invalidations != null && invalidations.isTracking()) ? invalidations : null;
 	}
 
+	/**
+	 * {@code key} was written on a tracking connection ({@link #trackingOf}), which Redis does not
+	 * report the write back to: tells each cache that would have heard of it, every one whose prefix
+	 * covers the key but {@code writer}, as Redis' report would have. Called once the write
+	 * completed, whether it succeeded or not.
+	 * @param key the Redis key
+	 * @param writer the cache that wrote it, which knows
+	 */
+	public void writtenUnreported(String key, NearCache writer) {
+		for (Map.Entry<String, List<NearCache>> entry : this.cachesByPrefix.entrySet()) {
+			if (key.startsWith(entry.getKey())) {
+				for (NearCache cache : entry.getValue()) {
+					if (cache != writer) {
+						cache.invalidate(key);
+					}
+				}
+			}
+		}
+	}
+
 	/** Whether Redis' invalidations are trusted on every server right now, so the caches serve values. */
 	public synchronized boolean isTracking() {
 		return this.trusted;

@@ -139,11 +139,14 @@ public class NearRedisCache extends RedisCache {
 	@Override
 	public void put(Object key, @Nullable Object value) {
 		String redisKey = redisKey(key);
-		KeyInvalidations tracking = (redisKey != null && value != null && this.putsOn != null)
-				? this.putsOn.trackingOf(redisKey) : null;
-		if (tracking == null || !putUnreported(tracking, key, redisKey, value)) {
-			writing(key, () -> super.put(key, value));
+		NearCacheTracking putsOn = this.putsOn;
+		if (redisKey != null && value != null && putsOn != null) {
+			KeyInvalidations tracking = putsOn.trackingOf(redisKey);
+			if (tracking != null && putUnreported(putsOn, tracking, key, redisKey, value)) {
+				return;
+			}
 		}
+		writing(key, () -> super.put(key, value));
 	}
 
 	/**
@@ -153,7 +156,18 @@ public class NearRedisCache extends RedisCache {
 	 * @return whether it was put; {@code false} when Redis refused the write (not applied: a moved
 	 * slot, say), for the caller to put through the writer instead
 	 */
-	private boolean putUnreported(KeyInvalidations tracking, Object key, String redisKey, Object value) {
+	private boolean putUnreported(NearCacheTracking putsOn, KeyInvalidations tracking, Object key, String redisKey,
+			Object value) {
+		try {
+			return putOn(tracking, key, redisKey, value);
+		}
+		finally {
+			// what Redis does not report, to another cache over the same keys
+			putsOn.writtenUnreported(redisKey, this.near);
+		}
+	}
+
+	private boolean putOn(KeyInvalidations tracking, Object key, String redisKey, Object value) {
 		byte[] binaryKey = serializeCacheKey(redisKey);
 		byte[] binaryValue = serializeCacheValue(preProcessCacheValue(value));
 		Duration ttl = getCacheConfiguration().getTtlFunction().getTimeToLive(key, value);
@@ -173,7 +187,7 @@ public class NearRedisCache extends RedisCache {
 			if (!Await.result(applied, tracking.timeout(), "put", redisKey)) {
 				return false;
 			}
-			this.near.written(write, heldAsRead(binaryValue));
+			this.near.written(write, heldAsRead(value, binaryValue));
 			held = true;
 			return true;
 		}
@@ -184,8 +198,15 @@ public class NearRedisCache extends RedisCache {
 		}
 	}
 
-	/** What the near tier holds of a value put: what a read of its bytes from Redis would hold, or nothing. */
-	private @Nullable Object heldAsRead(byte[] binaryValue) {
+	/**
+	 * What the near tier holds of a value put: what a read of its bytes from Redis would hold (a
+	 * value that may be shared is decoded from them, so that readers get what Redis would give
+	 * them, not the caller's object), or nothing.
+	 */
+	private @Nullable Object heldAsRead(Object value, byte[] binaryValue) {
+		if (!ImmutableValues.isImmutable(value)) {
+			return new SerializedCopy(binaryValue); // decoded for each read in any case
+		}
 		try {
 			Object decoded = deserializeCacheValue(binaryValue);
 			return (decoded == null || ImmutableValues.isImmutable(decoded)) ? decoded : new SerializedCopy(binaryValue);

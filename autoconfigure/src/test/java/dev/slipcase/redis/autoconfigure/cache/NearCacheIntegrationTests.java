@@ -263,6 +263,24 @@ class NearCacheIntegrationTests {
 	}
 
 	@Test
+	void aPutIsSeenByAnotherCacheOverTheSameKeysThatRedisDoesNotTell() {
+		// without key prefixes, caches 'orders' and 'others' share their Redis keys and tracking
+		this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.use-key-prefix=false")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				Cache orders = manager.getCache("orders");
+				Cache others = manager.getCache("others");
+				Wait.until(TIMEOUT, manager.tracking()::isTracking);
+				orders.put(7L, Order.sample(7, "first"));
+				Wait.until(TIMEOUT, () -> Order.sample(7, "first").equals(others.get(7L, Order.class))
+						&& manager.nearTiers().get("others").peek("7") != null);
+				orders.put(7L, Order.sample(7, "second"));
+				assertThat(manager.nearTiers().get("others").peek("7")).isNull();
+				assertThat(others.get(7L, Order.class)).isEqualTo(Order.sample(7, "second"));
+			});
+	}
+
+	@Test
 	void withStatisticsPutsGoThroughTheWriterThatCountsThem() {
 		this.runner
 			.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.cache.redis.enable-statistics=true",
