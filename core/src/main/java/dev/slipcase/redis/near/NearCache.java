@@ -318,7 +318,10 @@ public final class NearCache {
 		return this.bypassed.sum();
 	}
 
-	/** Keys Redis reported changed (this instance's own writes included). */
+	/**
+	 * Keys Redis reported changed: every client's writes, this instance's own included, except
+	 * puts sent on a tracking connection, which Redis does not report back to it.
+	 */
 	public long invalidations() {
 		return this.invalidations.sum();
 	}
