@@ -135,6 +135,12 @@ public final class KeyInvalidations implements AutoCloseable {
 	/** When the outstanding heartbeat was sent ({@code System.nanoTime()}), or {@code 0}: none is. */
 	private long heartbeatSentAt;
 
+	/**
+	 * When a write on the tracking connection was last given up with its outcome unknown
+	 * ({@code System.nanoTime()}; see {@link #writeOutcomeUnknown()}), or {@code 0}: never.
+	 */
+	private long writeGivenUpAt;
+
 	/** When the last heartbeat was answered or failed ({@code System.nanoTime()}). */
 	private long lastAnswerAt = System.nanoTime();
 
@@ -334,6 +340,21 @@ public final class KeyInvalidations implements AutoCloseable {
 		});
 	}
 
+	/**
+	 * A {@link #write} whose caller stopped waiting before Redis answered (it timed out, or the
+	 * thread was interrupted): it may still be applied, later, and Redis will not report it here.
+	 * Tracking is not trusted from now until a heartbeat sent from now on is answered: it goes on
+	 * the same connection, so Redis answers it only after it has run that write.
+	 */
+	public void writeOutcomeUnknown() {
+		synchronized (this) {
+			long now = System.nanoTime();
+			this.writeGivenUpAt = (now != 0) ? now : 1;
+			this.lagging = true;
+			update();
+		}
+	}
+
 	/** Sends a binary command on the string connection: a command encodes its own arguments. */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static void dispatch(StatefulRedisConnection<String, String> connection,
@@ -488,8 +509,10 @@ public final class KeyInvalidations implements AutoCloseable {
 		this.heartbeatSentAt = 0;
 		this.lastAnswerAt = System.nanoTime();
 		// a PONG arrives after every invalidation sent before it; a failed PING (timed out, the
-		// connection dropped) says nothing of them: not trusted until a heartbeat is answered
-		this.lagging = failure != null;
+		// connection dropped) says nothing of them: not trusted until a heartbeat is answered; nor
+		// does one sent before a write was given up say that the write has run
+		boolean sentAfterWriteGivenUp = this.writeGivenUpAt == 0 || sentAt - this.writeGivenUpAt > 0;
+		this.lagging = failure != null || !sentAfterWriteGivenUp;
 		update();
 	}
 

@@ -184,7 +184,17 @@ public class NearRedisCache extends RedisCache {
 					}
 					throw new CompletionException(RedisFailures.unwrap(failure));
 				});
-			if (!Await.result(applied, tracking.timeout(), "put", redisKey)) {
+			boolean put;
+			try {
+				put = Await.result(applied, tracking.timeout(), "put", redisKey);
+			}
+			catch (RuntimeException ex) {
+				// not Redis' refusal (timed out, interrupted, the connection dropped): the SET may
+				// have run, or may still run, unreported
+				tracking.writeOutcomeUnknown();
+				throw ex;
+			}
+			if (!put) {
 				return false;
 			}
 			this.near.written(write, heldAsRead(value, binaryValue));

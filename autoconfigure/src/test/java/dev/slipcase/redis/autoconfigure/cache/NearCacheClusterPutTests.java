@@ -52,7 +52,9 @@ class NearCacheClusterPutTests {
 			runner.run((context) -> {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				NearRedisCache items = (NearRedisCache) manager.getCache("items");
-				Wait.until(TIMEOUT, items.near()::isTrusted);
+				// each connection is listed (puts go on it) a moment after it reported tracking
+				Wait.until(TIMEOUT, () -> items.near().isTrusted()
+						&& manager.tracking().clientIds(Duration.ofSeconds(5)).size() == 3);
 
 				// a put where the client's view is right: held at once, as on one server
 				items.put(2, "two");

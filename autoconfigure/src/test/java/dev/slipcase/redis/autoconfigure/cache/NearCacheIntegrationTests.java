@@ -27,10 +27,12 @@ import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheManager;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The near tier of {@code @Cacheable} caches in a Boot app against a real Redis (7.0): off by
@@ -161,7 +163,7 @@ class NearCacheIntegrationTests {
 		Cache cache = manager.getCache(name);
 		assertThat(cache).isInstanceOf(dev.slipcase.redis.near.NearRedisCache.class);
 		NearCache near = manager.nearTiers().get(name);
-		Wait.until(TIMEOUT, near::isTrusted);
+		awaitPutsOnTracking(manager, near);
 		cache.put(1, "one");
 		// held at once: Redis does not report a put back to the tracking connection it went on
 		assertThat(near.peek(name + "::1")).isEqualTo("one");
@@ -179,7 +181,7 @@ class NearCacheIntegrationTests {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				NearCache near = manager.nearTiers().get("orders");
 				OrderService service = context.getBean(OrderService.class);
-				Wait.until(TIMEOUT, near::isTrusted);
+				awaitPutsOnTracking(manager, near);
 
 				assertThat(service.order(1)).isEqualTo(Order.sample(1, null));
 				// the cache's put is held at once (not reported back to the connection it went on)
@@ -236,7 +238,8 @@ class NearCacheIntegrationTests {
 			Cache theirs = second.getBean(CacheManager.class).getCache("orders");
 			NearCache myTier = ((NearCacheManager) first.getBean(CacheManager.class)).nearTiers().get("orders");
 			NearCache theirTier = ((NearCacheManager) second.getBean(CacheManager.class)).nearTiers().get("orders");
-			Wait.until(TIMEOUT, () -> myTier.isTrusted() && theirTier.isTrusted());
+			awaitPutsOnTracking((NearCacheManager) first.getBean(CacheManager.class), myTier);
+			awaitPutsOnTracking((NearCacheManager) second.getBean(CacheManager.class), theirTier);
 
 			Order first1 = Order.sample(1, "first");
 			Order second1 = Order.sample(1, "second");
@@ -277,6 +280,26 @@ class NearCacheIntegrationTests {
 				orders.put(7L, Order.sample(7, "second"));
 				assertThat(manager.nearTiers().get("others").peek("7")).isNull();
 				assertThat(others.get(7L, Order.class)).isEqualTo(Order.sample(7, "second"));
+			});
+	}
+
+	@Test
+	void aPutGivenUpBeforeRedisAnsweredIsNotTrustedUntilAHeartbeatShowsItRan() {
+		this.runner
+			.withPropertyValues("slipcase.redis.cache.near.enabled=true", "spring.data.redis.timeout=300ms",
+					"slipcase.redis.cache.near.heartbeat=2s", "spring.cache.redis.key-prefix=near-late:")
+			.run((context) -> {
+				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
+				Cache orders = manager.getCache("orders");
+				NearCache near = manager.nearTiers().get("orders");
+				Wait.until(TIMEOUT, near::isTrusted);
+				// the SET waits for the pause to end, long after the put gave up; Redis will not report it
+				redis.command("CLIENT", "PAUSE", "1500", "WRITE");
+				assertThatExceptionOfType(QueryTimeoutException.class)
+					.isThrownBy(() -> orders.put(1L, Order.sample(1, "late")));
+				assertThat(near.isTrusted()).as("trusted right after a put was given up").isFalse();
+				Wait.until(TIMEOUT, near::isTrusted);
+				assertThat(orders.get(1L, Order.class)).isEqualTo(Order.sample(1, "late"));
 			});
 	}
 
@@ -354,6 +377,14 @@ class NearCacheIntegrationTests {
 					}
 				}
 			});
+	}
+
+	/**
+	 * Waits until {@code near} is trusted and the tracking connection is listed (it reports
+	 * tracking a moment before its opening completes; puts go on it once it is).
+	 */
+	private static void awaitPutsOnTracking(NearCacheManager manager, NearCache near) throws InterruptedException {
+		Wait.until(TIMEOUT, () -> near.isTrusted() && manager.tracking().clientId(TIMEOUT) != -1);
 	}
 
 	/** Reads again while a fetch raced something that dropped it, so that the tier is filled. */
