@@ -61,12 +61,12 @@ public final class BinaryCommands {
 	 * {@code SET key value}, with {@code PX millis} when {@code millis} is positive: {@code OK};
 	 * sent at most once (see {@link SentOnceCommand}).
 	 */
-	public static AsyncCommand<byte[], byte[], String> set(byte[] key, byte[] value, long millis) {
+	public static SentOnceCommand<byte[], byte[], String> set(byte[] key, byte[] value, long millis) {
 		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
 		if (millis > 0) {
 			args.add("PX").add(millis);
 		}
-		return write(CommandType.SET, new StatusOutput<>(CODEC), args);
+		return SentOnceCommand.of(CommandType.SET, new StatusOutput<>(CODEC), args);
 	}
 
 	/** {@code PTTL key}: the TTL in milliseconds, -1 without one, -2 when the key does not exist. */

@@ -8,15 +8,19 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StatefulRedisConnectionImpl;
@@ -25,7 +29,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.push.PushListener;
 import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +52,9 @@ import org.springframework.util.Assert;
  * <p>
  * Tracking is registered with {@code NOLOOP}: a key written on the tracking connection itself
  * ({@link #write}) is reported to every other client tracking it, but not here; any other
- * connection's writes, this application's own included, are.
+ * connection's writes, this application's own included, are, except one followed by a write of
+ * the same key here within the same turn of the server's event loop (Redis remembers only the last
+ * writer of a key per turn), which that write replaced.
  * <p>
  * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
  * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
@@ -155,6 +160,12 @@ public final class KeyInvalidations implements AutoCloseable {
 	private final Map<Long, CompletableFuture<Void>> unarrived = new ConcurrentHashMap<>();
 
 	private final AtomicLong heartbeatNumbers = new AtomicLong();
+
+	/** The {@link #write}s under way. */
+	private final AtomicInteger writing = new AtomicInteger();
+
+	/** {@link #closeWhenWritten()} was called: the last write under way closes the connections. */
+	private volatile boolean retiring;
 
 	/** The id of the pub/sub connection tracking redirects to, or {@code 0}: none (RESP3). */
 	private long redirectTo;
@@ -318,26 +329,66 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * so a tier that stores what it wrote is not made to forget it again by its own write. Sent at
 	 * most once, never again after a reconnect ({@link SentOnceCommand}).
 	 * @param key the key, on this connection's server
-	 * @param value the value; read when the command is written, not kept
+	 * @param value the value; not to be changed until the returned future completes
 	 * @param ttl how long the key lives, or {@code null} (or not positive): for ever
-	 * @return completes once Redis acknowledged the write; fails with Redis' error reply when the
-	 * write was refused ({@code MOVED} on a cluster, for one), or when whether it was applied is not
-	 * known (the connection dropped, or the command was cancelled)
+	 * @return completes with {@code true} once Redis acknowledged the write, and with {@code false}
+	 * when it was not applied: Redis refused it (its error reply; {@code MOVED} on a cluster, for
+	 * one), or it never left (the connection was down, closed or closing); fails when whether it was
+	 * applied is not known (the connection dropped after it was written). Cancelling it cancels the
+	 * command, which is then not written if it has not been yet.
 	 */
-	public CompletableFuture<Void> write(byte[] key, byte[] value, @Nullable Duration ttl) {
-		long millis = (ttl != null && ttl.toNanos() > 0) ? Math.max(1, ttl.toMillis()) : 0;
-		AsyncCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, millis);
+	public CompletableFuture<Boolean> write(byte[] key, byte[] value, @Nullable Duration ttl) {
+		if (!this.connection.isOpen()) {
+			return CompletableFuture.completedFuture(false); // reconnecting or closed: never sent
+		}
+		long millis = (ttl != null && !ttl.isNegative() && !ttl.isZero()) ? Math.max(1, ttl.toMillis()) : 0;
+		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, millis);
+		this.writing.incrementAndGet();
+		command.whenComplete((reply, failure) -> written());
 		try {
 			dispatch(this.connection, command);
 		}
 		catch (RuntimeException ex) {
 			command.completeExceptionally(ex);
 		}
-		return command.thenAccept((reply) -> {
-			if (!"OK".equals(reply)) {
-				throw new IllegalStateException("SET answered " + reply);
+		CompletableFuture<Boolean> outcome = command.handle((reply, failure) -> {
+			if (failure == null) {
+				if (!"OK".equals(reply)) {
+					throw new IllegalStateException("SET answered " + reply);
+				}
+				return true;
+			}
+			Throwable cause = RedisFailures.unwrap(failure);
+			if (cause instanceof RedisCommandExecutionException || !command.isWritten()) {
+				return false; // refused by Redis, or never written: not applied
+			}
+			throw new CompletionException(cause);
+		});
+		outcome.whenComplete((applied, failure) -> {
+			if (failure instanceof CancellationException) {
+				command.cancel(false); // given up on: not written, if it was not yet
 			}
 		});
+		return outcome;
+	}
+
+	/** A {@link #write} completed: closes the connections when that was the last one a retirement waited for. */
+	private void written() {
+		if (this.writing.decrementAndGet() == 0 && this.retiring) {
+			close();
+		}
+	}
+
+	/**
+	 * Closes the connections once the writes under way have completed, at once when none is:
+	 * for a tracking that is no longer used (its server left, or another replaced it), whose last
+	 * writes should complete rather than be cancelled. No new write should be started on it.
+	 */
+	public void closeWhenWritten() {
+		this.retiring = true;
+		if (this.writing.get() == 0) {
+			close();
+		}
 	}
 
 	/**
@@ -358,7 +409,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	/** Sends a binary command on the string connection: a command encodes its own arguments. */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static void dispatch(StatefulRedisConnection<String, String> connection,
-			AsyncCommand<byte[], byte[], ?> command) {
+			SentOnceCommand<byte[], byte[], ?> command) {
 		((StatefulRedisConnection) connection).dispatch(command);
 	}
 

@@ -31,7 +31,7 @@ public final class ReplayGuard<K, V, T> {
 
 	private final RedirectWatchingOutput<K, V, T> output;
 
-	private boolean written;
+	private volatile boolean written;
 
 	private ReplayGuard(CommandOutput<K, V, T> output) {
 		this.output = new RedirectWatchingOutput<>(output);

@@ -95,6 +95,15 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	}
 
 	/**
+	 * Whether it was ever written to a connection: {@code false} when Redis cannot have seen it
+	 * (it was rejected or cancelled before it was written, or only ever replaced by {@code PING}).
+	 * Safe to call from any thread.
+	 */
+	public boolean isWritten() {
+		return this.guard.isWritten();
+	}
+
+	/**
 	 * Makes this command one of {@code block}'s, before it is dispatched.
 	 * @return {@code false} when it already belongs to a block
 	 */

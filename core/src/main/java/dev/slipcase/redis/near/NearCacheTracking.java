@@ -8,7 +8,9 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +58,14 @@ public final class NearCacheTracking implements AutoCloseable {
 	/** The servers tracked, by the name {@link TrackedNodes} gives them. Guarded by {@code this}. */
 	private final Map<String, Node> tracked = new HashMap<>();
 
-	/** What the caches were last told. Guarded by {@code this}. */
-	private boolean trusted;
+	/** A copy of {@link #tracked}, for puts to read without the lock; replaced whenever it changes. */
+	private volatile Map<String, Node> trackedNow = Map.of();
+
+	/** Tracking connections replaced or gone, closing once their writes completed. */
+	private final Set<KeyInvalidations> retired = ConcurrentHashMap.newKeySet();
+
+	/** What the caches were last told. Written holding the lock. */
+	private volatile boolean trusted;
 
 	private boolean closed;
 
@@ -156,8 +164,9 @@ public final class NearCacheTracking implements AutoCloseable {
 				opening.add(node);
 			}
 			update(); // the new connections are not trusted yet: every cache is cleared and bypassed
+			this.trackedNow = Map.copyOf(this.tracked);
 		}
-		replaced.forEach(Node::close);
+		replaced.forEach(Node::retire);
 		opening.forEach((node) -> node.open(FIRST_RETRY_MILLIS));
 	}
 
@@ -237,8 +246,9 @@ public final class NearCacheTracking implements AutoCloseable {
 				tell(false); // writes on a new master went unreported until it is tracked
 			}
 			update();
+			this.trackedNow = Map.copyOf(this.tracked);
 		}
-		gone.forEach(Node::close);
+		gone.forEach(Node::retire);
 		opening.forEach((node) -> node.open(FIRST_RETRY_MILLIS));
 	}
 
@@ -254,10 +264,7 @@ public final class NearCacheTracking implements AutoCloseable {
 		if (name == null) {
 			return null;
 		}
-		Node node;
-		synchronized (this) {
-			node = this.trusted ? this.tracked.get(name) : null;
-		}
+		Node node = this.trusted ? this.trackedNow.get(name) : null;
 		KeyInvalidations invalidations = (node != null) ? node.invalidations : null;
 		return (invalidations != null && invalidations.isTracking()) ? invalidations : null;
 	}
@@ -265,8 +272,8 @@ public final class NearCacheTracking implements AutoCloseable {
 	/**
 	 * {@code key} was written on a tracking connection ({@link #trackingOf}), which Redis does not
 	 * report the write back to: tells each cache that would have heard of it, every one whose prefix
-	 * covers the key but {@code writer}, as Redis' report would have. Called once the write
-	 * completed, whether it succeeded or not.
+	 * covers the key but {@code writer}, as Redis' report would have. Called once the put returned
+	 * or failed.
 	 * @param key the Redis key
 	 * @param writer the cache that wrote it, which knows
 	 */
@@ -321,10 +328,13 @@ public final class NearCacheTracking implements AutoCloseable {
 			this.closed = true;
 			nodes = new ArrayList<>(this.tracked.values());
 			this.tracked.clear();
+			this.trackedNow = Map.of();
 			tell(false);
 		}
 		this.scheduler.shutdownNow();
 		nodes.forEach(Node::close);
+		this.retired.forEach(KeyInvalidations::close);
+		this.retired.clear();
 		this.nodes.close();
 	}
 
@@ -414,6 +424,20 @@ public final class NearCacheTracking implements AutoCloseable {
 			KeyInvalidations current = this.invalidations;
 			if (current != null) {
 				current.close();
+			}
+		}
+
+		/**
+		 * Closes it as {@link #close()} does, but lets the puts under way on its connection complete
+		 * first: it is replaced, or its server left.
+		 */
+		void retire() {
+			this.closed = true;
+			KeyInvalidations current = this.invalidations;
+			if (current != null) {
+				NearCacheTracking.this.retired.removeIf(KeyInvalidations::isClosed);
+				NearCacheTracking.this.retired.add(current);
+				current.closeWhenWritten();
 			}
 		}
 

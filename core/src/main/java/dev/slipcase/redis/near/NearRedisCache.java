@@ -5,13 +5,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.Await;
 import dev.slipcase.redis.lettuce.KeyInvalidations;
-import dev.slipcase.redis.lettuce.RedisFailures;
-import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cache.support.NullValue;
@@ -153,8 +150,9 @@ public class NearRedisCache extends RedisCache {
 	 * Puts as {@code RedisCache} does, but on the tracking connection, and holds the value put once
 	 * Redis acknowledged it, unless something happened to the key meanwhile
 	 * ({@link NearCache#written}).
-	 * @return whether it was put; {@code false} when Redis refused the write (not applied: a moved
-	 * slot, say), for the caller to put through the writer instead
+	 * @return whether it was put; {@code false} when it was not applied (Redis refused it, on a
+	 * moved slot, say, or it never left: the tracking connection was down or closing), for the
+	 * caller to put through the writer instead
 	 */
 	private boolean putUnreported(NearCacheTracking putsOn, KeyInvalidations tracking, Object key, String redisKey,
 			Object value) {
@@ -172,29 +170,13 @@ public class NearRedisCache extends RedisCache {
 		byte[] binaryValue = serializeCacheValue(preProcessCacheValue(value));
 		Duration ttl = getCacheConfiguration().getTtlFunction().getTimeToLive(key, value);
 		NearCache.Write write = this.near.writing(redisKey);
+		boolean answered = false;
 		boolean held = false;
 		try {
-			CompletableFuture<Boolean> applied = tracking.write(binaryKey, binaryValue, ttl)
-				.handle((ok, failure) -> {
-					if (failure == null) {
-						return true;
-					}
-					if (RedisFailures.unwrap(failure) instanceof RedisCommandExecutionException) {
-						return false; // Redis' error reply: not applied
-					}
-					throw new CompletionException(RedisFailures.unwrap(failure));
-				});
-			boolean put;
-			try {
-				put = Await.result(applied, tracking.timeout(), "put", redisKey);
-			}
-			catch (RuntimeException ex) {
-				// not Redis' refusal (timed out, interrupted, the connection dropped): the SET may
-				// have run, or may still run, unreported
-				tracking.writeOutcomeUnknown();
-				throw ex;
-			}
-			if (!put) {
+			boolean applied = Await.result(tracking.write(binaryKey, binaryValue, ttl), tracking.timeout(), "put",
+					redisKey);
+			answered = true;
+			if (!applied) {
 				return false;
 			}
 			this.near.written(write, heldAsRead(value, binaryValue));
@@ -202,6 +184,11 @@ public class NearRedisCache extends RedisCache {
 			return true;
 		}
 		finally {
+			if (!answered) {
+				// timed out, interrupted, the connection dropped: the SET may have run, or may
+				// still run, unreported
+				tracking.writeOutcomeUnknown();
+			}
 			if (!held) {
 				this.near.forget(redisKey);
 			}

@@ -294,6 +294,36 @@ class KeyInvalidationsTests {
 		}
 	}
 
+	@org.junit.jupiter.api.Test
+	void aWriteThatNeverLeftIsNotAppliedAndARetiredTrackingClosesOnceItsWritesCompleted() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			RedisURI uri = RedisURI.create(redis.endpoint().uri());
+			try {
+				KeyInvalidations closed = KeyInvalidations.open(client, uri, List.of("cache:"), new Recorder())
+					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				closed.close();
+				assertThat(closed.write(bytes("cache:never"), bytes("v"), null).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+					.as("a write on a closed connection: never sent")
+					.isFalse();
+				assertThat(redis.command("EXISTS", "cache:never")).isEqualTo(0L);
+
+				KeyInvalidations retired = KeyInvalidations.open(client, uri, List.of("cache:"), new Recorder())
+					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				redis.command("CLIENT", "PAUSE", "700", "WRITE");
+				CompletableFuture<Boolean> underWay = retired.write(bytes("cache:late"), bytes("v"), null);
+				retired.closeWhenWritten();
+				assertThat(retired.isClosed()).as("closed while a write was under way").isFalse();
+				assertThat(underWay.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+				Wait.until(TIMEOUT, retired::isClosed);
+				assertThat(redis.command("GET", "cache:late")).isEqualTo("v");
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
 	private static byte[] bytes(String text) {
 		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
 	}
