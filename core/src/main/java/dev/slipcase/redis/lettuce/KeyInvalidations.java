@@ -338,12 +338,13 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * command, which is then not written if it has not been yet.
 	 */
 	public CompletableFuture<Boolean> write(byte[] key, byte[] value, @Nullable Duration ttl) {
-		if (!this.connection.isOpen()) {
-			return CompletableFuture.completedFuture(false); // reconnecting or closed: never sent
-		}
-		long millis = (ttl != null && !ttl.isNegative() && !ttl.isZero()) ? Math.max(1, ttl.toMillis()) : 0;
-		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, millis);
+		// counted before the checks, so that a retirement either sees it or is seen by it
 		this.writing.incrementAndGet();
+		if (this.retiring || !this.connection.isOpen()) {
+			written();
+			return CompletableFuture.completedFuture(false); // reconnecting, closing or closed: never sent
+		}
+		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
 		command.whenComplete((reply, failure) -> written());
 		try {
 			dispatch(this.connection, command);
@@ -359,8 +360,8 @@ public final class KeyInvalidations implements AutoCloseable {
 				return true;
 			}
 			Throwable cause = RedisFailures.unwrap(failure);
-			if (cause instanceof RedisCommandExecutionException || !command.isWritten()) {
-				return false; // refused by Redis, or never written: not applied
+			if (cause instanceof RedisCommandExecutionException || command.abandonIfUnsent()) {
+				return false; // refused by Redis, or never written (and now never will be): not applied
 			}
 			throw new CompletionException(cause);
 		});
@@ -370,6 +371,19 @@ public final class KeyInvalidations implements AutoCloseable {
 			}
 		});
 		return outcome;
+	}
+
+	/** {@code PX} for {@code ttl}: at least 1, at most {@code Long.MAX_VALUE}; {@code 0}: no expiry. */
+	private static long expiryMillis(@Nullable Duration ttl) {
+		if (ttl == null || ttl.isNegative() || ttl.isZero()) {
+			return 0;
+		}
+		try {
+			return Math.max(1, ttl.toMillis());
+		}
+		catch (ArithmeticException ex) {
+			return Long.MAX_VALUE; // Redis refuses it, as it would the writer's
+		}
 	}
 
 	/** A {@link #write} completed: closes the connections when that was the last one a retirement waited for. */
@@ -403,6 +417,7 @@ public final class KeyInvalidations implements AutoCloseable {
 			this.writeGivenUpAt = (now != 0) ? now : 1;
 			this.lagging = true;
 			update();
+			this.lastAnswerAt = now - this.heartbeatNanos; // the next tick sends a heartbeat, unless one is out
 		}
 	}
 
@@ -564,6 +579,9 @@ public final class KeyInvalidations implements AutoCloseable {
 		// does one sent before a write was given up say that the write has run
 		boolean sentAfterWriteGivenUp = this.writeGivenUpAt == 0 || sentAt - this.writeGivenUpAt > 0;
 		this.lagging = failure != null || !sentAfterWriteGivenUp;
+		if (failure == null && !sentAfterWriteGivenUp) {
+			this.lastAnswerAt -= this.heartbeatNanos; // the one that counts goes at the next tick
+		}
 		update();
 	}
 

@@ -2,6 +2,7 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
@@ -31,7 +32,21 @@ public final class ReplayGuard<K, V, T> {
 
 	private final RedirectWatchingOutput<K, V, T> output;
 
-	private volatile boolean written;
+	/** Never written yet. */
+	private static final int UNSENT = 0;
+
+	/** Written (its own bytes, at least once). */
+	private static final int SENT = 1;
+
+	/** Given up before it was written: never will be. */
+	private static final int ABANDONED = 2;
+
+	@SuppressWarnings("rawtypes")
+	private static final AtomicIntegerFieldUpdater<ReplayGuard> STATE = AtomicIntegerFieldUpdater
+		.newUpdater(ReplayGuard.class, "state");
+
+	/** {@link #UNSENT}, {@link #SENT} or {@link #ABANDONED}; changed atomically, from any thread. */
+	private volatile int state;
 
 	private ReplayGuard(CommandOutput<K, V, T> output) {
 		this.output = new RedirectWatchingOutput<>(output);
@@ -57,22 +72,33 @@ public final class ReplayGuard<K, V, T> {
 
 	/**
 	 * Called first in the command's {@code encode}: on a replay of a command written before and not
-	 * redirected, writes {@code PING} into {@code buf} in its place and returns {@code true}, and the
-	 * command must write nothing else; otherwise notes the write and returns {@code false}.
+	 * redirected, or of one {@link #abandonIfUnsent() abandoned}, writes {@code PING} into
+	 * {@code buf} in its place and returns {@code true}, and the command must write nothing else;
+	 * otherwise notes the write and returns {@code false}.
 	 */
 	public boolean replaceOnReplay(ByteBuf buf) {
-		if (this.written && !this.output.redirected) {
+		int now = this.state;
+		if ((now == SENT && !this.output.redirected) || now == ABANDONED
+				|| (now == UNSENT && !STATE.compareAndSet(this, UNSENT, SENT))) {
 			writePing(buf);
 			return true;
 		}
-		this.written = true;
 		this.output.redirected = false;
 		return false;
 	}
 
 	/** Whether the command was ever written (not replaced). */
 	boolean isWritten() {
-		return this.written;
+		return this.state == SENT;
+	}
+
+	/**
+	 * Makes sure the command is never written, unless it already was: from any thread, atomically
+	 * with {@link #replaceOnReplay}.
+	 * @return {@code true} when Redis cannot see it (never written, and now never will be)
+	 */
+	boolean abandonIfUnsent() {
+		return STATE.compareAndSet(this, UNSENT, ABANDONED) || this.state == ABANDONED;
 	}
 
 	/** Writes {@code PING} in the command's place and swallows its reply. */

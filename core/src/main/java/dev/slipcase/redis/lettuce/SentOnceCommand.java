@@ -104,6 +104,17 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	}
 
 	/**
+	 * Makes sure it is never written, unless it already was, atomically with its writing (a
+	 * timeout may complete it on another thread while the event loop is about to write it): once
+	 * this returns {@code true}, Redis cannot see it, and a write that comes later sends
+	 * {@code PING} in its place.
+	 * @return {@code true} when it was never written and now never will be
+	 */
+	public boolean abandonIfUnsent() {
+		return this.guard.abandonIfUnsent();
+	}
+
+	/**
 	 * Makes this command one of {@code block}'s, before it is dispatched.
 	 * @return {@code false} when it already belongs to a block
 	 */

@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -438,6 +439,14 @@ public final class NearCacheTracking implements AutoCloseable {
 				NearCacheTracking.this.retired.removeIf(KeyInvalidations::isClosed);
 				NearCacheTracking.this.retired.add(current);
 				current.closeWhenWritten();
+				try {
+					// a write nobody waits for, on a client without command timeouts, would keep it open
+					NearCacheTracking.this.scheduler.schedule(current::close,
+							current.timeout().plus(NearCacheTracking.this.heartbeat).toMillis(), TimeUnit.MILLISECONDS);
+				}
+				catch (RejectedExecutionException ex) {
+					// shutting down: close() closes it
+				}
 			}
 		}
 

@@ -310,13 +310,18 @@ class KeyInvalidationsTests {
 
 				KeyInvalidations retired = KeyInvalidations.open(client, uri, List.of("cache:"), new Recorder())
 					.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-				redis.command("CLIENT", "PAUSE", "700", "WRITE");
+				redis.command("CLIENT", "PAUSE", "5000", "WRITE");
 				CompletableFuture<Boolean> underWay = retired.write(bytes("cache:late"), bytes("v"), null);
 				retired.closeWhenWritten();
 				assertThat(retired.isClosed()).as("closed while a write was under way").isFalse();
+				assertThat(retired.write(bytes("cache:after"), bytes("v"), null).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS))
+					.as("a write on a retiring tracking: never sent")
+					.isFalse();
+				redis.command("CLIENT", "UNPAUSE");
 				assertThat(underWay.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS)).isTrue();
 				Wait.until(TIMEOUT, retired::isClosed);
 				assertThat(redis.command("GET", "cache:late")).isEqualTo("v");
+				assertThat(redis.command("EXISTS", "cache:after")).isEqualTo(0L);
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));

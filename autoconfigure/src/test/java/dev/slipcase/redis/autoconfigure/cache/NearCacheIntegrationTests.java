@@ -292,7 +292,7 @@ class NearCacheIntegrationTests {
 				NearCacheManager manager = (NearCacheManager) context.getBean(CacheManager.class);
 				Cache orders = manager.getCache("orders");
 				NearCache near = manager.nearTiers().get("orders");
-				Wait.until(TIMEOUT, near::isTrusted);
+				awaitPutsOnTracking(manager, near);
 				// the SET waits for the pause to end, long after the put gave up; Redis will not report it
 				redis.command("CLIENT", "PAUSE", "1500", "WRITE");
 				assertThatExceptionOfType(QueryTimeoutException.class)
