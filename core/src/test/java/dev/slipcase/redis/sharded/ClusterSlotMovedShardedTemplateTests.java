@@ -41,7 +41,7 @@ class ClusterSlotMovedShardedTemplateTests {
 				template.multiSet(Map.of(moving, "before", staying, "before"));
 				String bucket = template.namespace().ownedKeyPrefix() + "n:0}";
 				int slot = SlotHash.getSlot(bucket);
-				RedisServer from = ownerOf(cluster, slot);
+				RedisServer from = cluster.masterOf(slot);
 				RedisServer to = cluster.nodes().stream().filter((node) -> node != from).findFirst().orElseThrow();
 				moveSlot(cluster, slot, from, to);
 				cluster.nodes().forEach((node) -> node.command("CONFIG", "RESETSTAT"));
@@ -66,24 +66,6 @@ class ClusterSlotMovedShardedTemplateTests {
 				client.shutdown();
 			}
 		}
-	}
-
-	/** The master whose slot ranges ({@code CLUSTER NODES}, as {@code redis-cli --cluster create} assigns them) hold {@code slot}. */
-	private static RedisServer ownerOf(RedisCluster cluster, int slot) {
-		for (RedisServer node : cluster.nodes()) {
-			String myself = ((String) node.command("CLUSTER", "NODES")).lines()
-				.filter((line) -> line.contains("myself"))
-				.findFirst()
-				.orElseThrow();
-			for (String part : myself.split(" ")) {
-				String[] range = part.split("-");
-				if (range.length == 2 && range[0].matches("\\d+") && slot >= Integer.parseInt(range[0])
-						&& slot <= Integer.parseInt(range[1])) {
-					return node;
-				}
-			}
-		}
-		throw new IllegalStateException("No master serves slot " + slot);
 	}
 
 	/** Moves one slot and its keys as {@code redis-cli --cluster reshard} does, one command at a time. */

@@ -43,6 +43,32 @@ public interface RedisCluster extends AutoCloseable {
 	}
 
 	/**
+	 * The running master that says it holds {@code slot}: the slot ranges of its own line of
+	 * {@code CLUSTER NODES} (a slot being imported or migrated, in brackets, is not held).
+	 */
+	default RedisServer masterOf(int slot) {
+		for (RedisServer node : masters()) {
+			String myself = ((String) node.command("CLUSTER", "NODES")).lines()
+				.filter((line) -> line.contains("myself"))
+				.findFirst()
+				.orElseThrow();
+			String[] fields = myself.split(" ");
+			for (int i = 8; i < fields.length; i++) {
+				if (fields[i].startsWith("[")) {
+					continue;
+				}
+				int dash = fields[i].indexOf('-');
+				int from = Integer.parseInt((dash < 0) ? fields[i] : fields[i].substring(0, dash));
+				int to = (dash < 0) ? from : Integer.parseInt(fields[i].substring(dash + 1));
+				if (slot >= from && slot <= to) {
+					return node;
+				}
+			}
+		}
+		throw new IllegalStateException("No master holds slot " + slot);
+	}
+
+	/**
 	 * The running node that replicates the master whose node id is {@code masterId}.
 	 * @param masterId the master's node id ({@code CLUSTER MYID}), which may be down by now
 	 * @throws IllegalStateException when no running node replicates it

@@ -61,14 +61,14 @@ class NearCacheClusterPutTests {
 				assertThat(items.near().peek("moved:items::2")).isEqualTo("two");
 
 				int slot = SlotHash.getSlot(KEY.getBytes(StandardCharsets.UTF_8));
-				RedisServer owner = ownerOf(cluster, slot);
+				RedisServer owner = cluster.masterOf(slot);
 				RedisServer heir = cluster.masters().stream().filter((node) -> node != owner).findFirst().orElseThrow();
 				String heirId = (String) heir.command("CLUSTER", "MYID");
 				heir.command("CLUSTER", "BUMPEPOCH");
 				for (RedisServer node : cluster.masters()) {
 					node.command("CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", heirId);
 				}
-				Wait.until(TIMEOUT, () -> ownerOf(cluster, slot) == heir);
+				Wait.until(TIMEOUT, () -> cluster.masterOf(slot) == heir);
 
 				long refused = rejectedSets(owner);
 				items.put(1, "one");
@@ -81,37 +81,6 @@ class NearCacheClusterPutTests {
 				assertThat(items.get(1, String.class)).isEqualTo("one");
 			});
 		}
-	}
-
-	/** The master that says it holds {@code slot} ({@code CLUSTER NODES}, its own line). */
-	private static RedisServer ownerOf(RedisCluster cluster, int slot) {
-		for (RedisServer node : cluster.masters()) {
-			String myself = ((String) node.command("CLUSTER", "NODES")).lines()
-				.filter((line) -> line.contains("myself"))
-				.findFirst()
-				.orElseThrow();
-			if (holds(myself, slot)) {
-				return node;
-			}
-		}
-		throw new IllegalStateException("No master holds slot " + slot);
-	}
-
-	private static boolean holds(String nodesLine, int slot) {
-		String[] fields = nodesLine.split(" ");
-		for (int i = 8; i < fields.length; i++) {
-			String range = fields[i];
-			if (range.startsWith("[")) {
-				continue; // a slot being imported or migrated
-			}
-			int dash = range.indexOf('-');
-			int from = Integer.parseInt((dash < 0) ? range : range.substring(0, dash));
-			int to = (dash < 0) ? from : Integer.parseInt(range.substring(dash + 1));
-			if (slot >= from && slot <= to) {
-				return true;
-			}
-		}
-		return false;
 	}
 
 	/** The {@code SET}s {@code node} refused ({@code rejected_calls}: a redirection is one). */
