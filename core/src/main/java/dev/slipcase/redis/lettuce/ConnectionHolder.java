@@ -199,7 +199,8 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 		});
 	}
 
-	private static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+	/** Dispatches {@code command}; one the connection refuses completes with that failure. */
+	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
 		try {
 			connection.dispatch(command);
 		}

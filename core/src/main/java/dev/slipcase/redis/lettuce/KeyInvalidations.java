@@ -345,13 +345,9 @@ public final class KeyInvalidations implements AutoCloseable {
 			return CompletableFuture.completedFuture(false); // reconnecting, closing or closed: never sent
 		}
 		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
+		// on the command itself: the outcome below does not run once its caller cancelled it
 		command.whenComplete((reply, failure) -> written());
-		try {
-			dispatch(this.connection, command);
-		}
-		catch (RuntimeException ex) {
-			command.completeExceptionally(ex);
-		}
+		dispatch(this.connection, command);
 		CompletableFuture<Boolean> outcome = command.handle((reply, failure) -> {
 			if (failure == null) {
 				if (!"OK".equals(reply)) {
@@ -421,11 +417,14 @@ public final class KeyInvalidations implements AutoCloseable {
 		}
 	}
 
-	/** Sends a binary command on the string connection: a command encodes its own arguments. */
+	/**
+	 * Sends a binary command on the string connection (a command encodes its own arguments), as
+	 * {@link ConnectionHolder} does: one the connection refuses completes with that failure.
+	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static void dispatch(StatefulRedisConnection<String, String> connection,
 			SentOnceCommand<byte[], byte[], ?> command) {
-		((StatefulRedisConnection) connection).dispatch(command);
+		ConnectionHolder.dispatch((StatefulRedisConnection) connection, command);
 	}
 
 	/** The longest a {@link #write} should be waited for: the connection's command timeout. */

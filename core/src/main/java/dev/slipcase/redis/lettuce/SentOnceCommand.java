@@ -95,15 +95,6 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	}
 
 	/**
-	 * Whether it was ever written to a connection: {@code false} when Redis cannot have seen it
-	 * (it was rejected or cancelled before it was written, or only ever replaced by {@code PING}).
-	 * Safe to call from any thread.
-	 */
-	public boolean isWritten() {
-		return this.guard.isWritten();
-	}
-
-	/**
 	 * Makes sure it is never written, unless it already was, atomically with its writing (a
 	 * timeout may complete it on another thread while the event loop is about to write it): once
 	 * this returns {@code true}, Redis cannot see it, and a write that comes later sends
