@@ -7,6 +7,7 @@ import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;
 import tools.jackson.core.JsonParser;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.ObjectReader;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -20,16 +21,23 @@ final class JsonSupport {
 	 * Jackson 3's defaults: records, {@code java.time} as ISO-8601 strings, {@code Optional} and
 	 * the other JDK 8 types are built in; unknown properties are ignored and trailing tokens are
 	 * refused. Plus {@link FastInstants} and {@link FastRecordCreators}, which read and write the same JSON
-	 * with less garbage.
+	 * with less garbage, and {@link FastStringsJsonFactory}, which writes and reads plain ASCII
+	 * strings with a copy each.
 	 */
-	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder()
+	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder(new FastStringsJsonFactory(new JsonFactory()))
 		.addModule(FastInstants.module().setValueInstantiators(new FastRecordCreators()))
 		.build();
 
 	private JsonSupport() {
 	}
 
-	/** Reads one value from all readable bytes of {@code in}, advancing its reader index. */
+	/**
+	 * Reads one value from all readable bytes of {@code in}, advancing its reader index. A buffer
+	 * with no array behind it is copied into a heap buffer from its own allocator, released here:
+	 * Jackson reads a byte array whole (and {@link FastStringsJsonParser} copies its strings out
+	 * of it), where from a stream it would copy the same bytes in chunks and read strings split
+	 * across them a byte at a time.
+	 */
 	static <T> T read(ObjectReader reader, ByteBuf in) {
 		int length = in.readableBytes();
 		T value;
@@ -37,7 +45,14 @@ final class JsonSupport {
 			value = reader.readValue(in.array(), in.arrayOffset() + in.readerIndex(), length);
 		}
 		else {
-			value = reader.readValue((InputStream) new ByteBufInputStream(in));
+			ByteBuf copy = in.alloc().heapBuffer(length);
+			try {
+				copy.writeBytes(in, in.readerIndex(), length);
+				value = reader.readValue(copy.array(), copy.arrayOffset() + copy.readerIndex(), length);
+			}
+			finally {
+				copy.release();
+			}
 		}
 		in.readerIndex(in.writerIndex());
 		return value;

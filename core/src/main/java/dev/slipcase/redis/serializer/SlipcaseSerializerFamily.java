@@ -348,7 +348,7 @@ public final class SlipcaseSerializerFamily {
 
 		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
 
-		private JsonMapper mapper = JsonMapper.builder().build();
+		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
 
 		private SlipcaseObserver observer = SlipcaseObservers.global();
 
@@ -456,7 +456,11 @@ public final class SlipcaseSerializerFamily {
 			return this;
 		}
 
-		/** The mapper JSON is written and read with. */
+		/**
+		 * The mapper JSON is written and read with; by default Slipcase's own: Jackson 3's
+		 * defaults, writing the same JSON with less CPU and garbage for instants, records and
+		 * plain ASCII strings.
+		 */
 		public Builder mapper(JsonMapper mapper) {
 			Assert.notNull(mapper, "mapper must not be null");
 			this.mapper = mapper;
