@@ -3,12 +3,14 @@ package dev.slipcase.redis.template;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.benchmark.report.BenchmarkResult;
+import dev.slipcase.redis.benchmark.report.JmhResults;
 import dev.slipcase.redis.benchmark.report.Measurement;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -22,6 +24,17 @@ import dev.slipcase.redis.test.RedisServers;
 public final class ServerCeilingReport {
 
 	private ServerCeilingReport() {
+	}
+
+	/**
+	 * Measures the ceiling on its own and prints the report's section for the
+	 * {@code TemplateBenchmark} results in a JMH results file: for a run of that benchmark alone,
+	 * whose figures are read against a ceiling measured the same day.
+	 * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.template.ServerCeilingReport docs/benchmarks/jmh-result.json</pre>
+	 */
+	public static void main(String[] args) {
+		Path results = Path.of((args.length > 0) ? args[0] : "docs/benchmarks/jmh-result.json");
+		System.out.println(markdown(measure(100_000), JmhResults.read(results)));
 	}
 
 	/**

@@ -47,7 +47,7 @@ public class TemplateBenchmark {
 		@Param({ "ORDER", "DOCUMENT" })
 		public Payload payload;
 
-		@Param({ "slipcase-json", "slipcase-json-event-loop-decode", "slipcase-fory", "spring-slipcase-json",
+		@Param({ "slipcase-json", "slipcase-json-event-loop-decode", "slipcase-json-caller-thread-decode", "slipcase-fory", "spring-slipcase-json",
 				"spring-slipcase-fory", "spring-generic-json", "spring-jdk", "lettuce-bytes-jackson" })
 		public String candidate;
 

@@ -25,13 +25,13 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 /**
  * The ways a user could SET and GET a value, by the name used in {@code @Param}: Slipcase's
  * {@link ValueTemplate} (JSON with its default adaptive decoding, JSON decoded on the event loop
- * only, Fory), Spring Data's {@code RedisTemplate} as configured in practice (and with
+ * only or on the caller's thread only, Fory), Spring Data's {@code RedisTemplate} as configured in practice (and with
  * Slipcase's typed JSON serializer, for a user who only swaps the serializer), and raw
  * Lettuce with Jackson. Each talks to the same local Redis over one shared connection.
  */
 final class TemplateCandidates {
 
-	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-event-loop-decode", "slipcase-fory",
+	static final List<String> NAMES = List.of("slipcase-json", "slipcase-json-event-loop-decode", "slipcase-json-caller-thread-decode", "slipcase-fory",
 			"spring-slipcase-json", "spring-slipcase-fory", "spring-generic-json", "spring-jdk", "lettuce-bytes-jackson");
 
 	private static final JsonMapper MAPPER = JsonMapper.builder().build();
@@ -64,6 +64,8 @@ final class TemplateCandidates {
 			case "slipcase-json-event-loop-decode" -> new SlipcaseCandidate(
 					ValueTemplate.create(client, redis.uri(), slipcaseJson(payload))
 						.withCallerThreadDecodingFrom(Integer.MAX_VALUE));
+			case "slipcase-json-caller-thread-decode" -> new SlipcaseCandidate(
+					ValueTemplate.create(client, redis.uri(), slipcaseJson(payload)).withCallerThreadDecoding());
 			case "slipcase-fory" -> new SlipcaseCandidate(
 					ValueTemplate.create(client, redis.uri(), slipcaseFory(payload)));
 			case "spring-slipcase-fory" -> new SpringCandidate(redis.connectionFactory(0, writes),
