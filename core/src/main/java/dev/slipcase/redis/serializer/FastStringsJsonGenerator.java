@@ -33,11 +33,11 @@ final class FastStringsJsonGenerator extends UTF8JsonGenerator {
 
 	private final boolean plainStringsCopied;
 
-	private @Nullable CharsetEncoder latin1;
-
-	private @Nullable CharBuffer chars;
-
-	private @Nullable ByteBuffer scratch;
+	/**
+	 * Each thread's encoder and buffer views, kept across generators: Jackson's buffer recycler
+	 * hands a thread the same arrays again, so the views are made once per thread, not per value.
+	 */
+	private static final ThreadLocal<Latin1> LATIN1 = ThreadLocal.withInitial(Latin1::new);
 
 	FastStringsJsonGenerator(ObjectWriteContext writeContext, IOContext ioContext, int streamWriteFeatures,
 			int formatWriteFeatures, OutputStream out, SerializableString rootValueSeparator,
@@ -86,42 +86,37 @@ final class FastStringsJsonGenerator extends UTF8JsonGenerator {
 		}
 		text.getChars(0, length, this._charBuffer, 0);
 		int from = this._outputEnd - length;
-		CharBuffer chars = chars();
-		chars.limit(length).position(0);
-		ByteBuffer scratch = scratch();
-		scratch.limit(this._outputEnd).position(from);
-		CharsetEncoder latin1 = latin1();
-		latin1.reset();
-		CoderResult result = latin1.encode(chars, scratch, true);
-		return !result.isError() && scratch.position() == this._outputEnd
+		return LATIN1.get().encode(this._charBuffer, length, this._outputBuffer, from, this._outputEnd)
 				&& PlainAscii.end(this._outputBuffer, from, this._outputEnd) == this._outputEnd;
 	}
 
-	private CharsetEncoder latin1() {
-		CharsetEncoder latin1 = this.latin1;
-		if (latin1 == null) {
-			latin1 = StandardCharsets.ISO_8859_1.newEncoder();
-			this.latin1 = latin1;
-		}
-		return latin1;
-	}
+	/** A thread's Latin-1 encoder, with views over the last arrays it encoded from and into. */
+	private static final class Latin1 {
 
-	private CharBuffer chars() {
-		CharBuffer chars = this.chars;
-		if (chars == null || chars.array() != this._charBuffer) {
-			chars = CharBuffer.wrap(this._charBuffer);
-			this.chars = chars;
-		}
-		return chars;
-	}
+		private final CharsetEncoder encoder = StandardCharsets.ISO_8859_1.newEncoder();
 
-	private ByteBuffer scratch() {
-		ByteBuffer scratch = this.scratch;
-		if (scratch == null || scratch.array() != this._outputBuffer) {
-			scratch = ByteBuffer.wrap(this._outputBuffer);
-			this.scratch = scratch;
+		private @Nullable CharBuffer chars;
+
+		private @Nullable ByteBuffer bytes;
+
+		/** Whether {@code source[0, length)} is all Latin-1, encoded into {@code target[from, to)}. */
+		boolean encode(char[] source, int length, byte[] target, int from, int to) {
+			CharBuffer chars = this.chars;
+			if (chars == null || chars.array() != source) {
+				chars = CharBuffer.wrap(source);
+				this.chars = chars;
+			}
+			ByteBuffer bytes = this.bytes;
+			if (bytes == null || bytes.array() != target) {
+				bytes = ByteBuffer.wrap(target);
+				this.bytes = bytes;
+			}
+			chars.limit(length).position(0);
+			bytes.limit(to).position(from);
+			CoderResult result = this.encoder.reset().encode(chars, bytes, true);
+			return !result.isError() && bytes.position() == to;
 		}
-		return scratch;
+
 	}
 
 }
