@@ -37,11 +37,11 @@ final class FastStringsJsonFactory extends JsonFactory {
 	@Override
 	protected JsonParser _createParser(ObjectReadContext readContext, IOContext ioContext, byte[] data, int offset,
 			int length) throws JacksonException {
+		_checkRangeBoundsForByteArray(data, offset, length);
 		if (!Feature.CANONICALIZE_PROPERTY_NAMES.enabledIn(this._factoryFeatures)
 				|| !isPlainUtf8Start(data, offset, length)) {
 			return super._createParser(readContext, ioContext, data, offset, length);
 		}
-		_checkRangeBoundsForByteArray(data, offset, length);
 		this._streamReadConstraints.validateDocumentLength(length);
 		return new FastStringsJsonParser(readContext, ioContext, readContext.getStreamReadFeatures(this._streamReadFeatures),
 				readContext.getFormatReadFeatures(this._formatReadFeatures),
@@ -50,11 +50,11 @@ final class FastStringsJsonFactory extends JsonFactory {
 
 	/**
 	 * Whether the bytes start as only UTF-8 JSON can: an ASCII byte other than zero, and no zero
-	 * byte next to it. A byte-order mark starts with a byte above {@code 0x7F}.
+	 * byte next to it. A byte-order mark starts with a byte above {@code 0x7F}. The range is
+	 * checked already.
 	 */
 	private static boolean isPlainUtf8Start(byte[] data, int offset, int length) {
-		return offset >= 0 && length >= 2 && offset + length <= data.length && data[offset] > 0
-				&& data[offset + 1] != 0;
+		return length >= 2 && data[offset] > 0 && data[offset + 1] != 0;
 	}
 
 	@Override

@@ -28,12 +28,17 @@ final class JsonSupport {
 		.addModule(FastInstants.module().setValueInstantiators(new FastRecordCreators()))
 		.build();
 
+	/** The largest value read from a heap copy of a direct buffer: 1 MiB. */
+	static final int MAX_HEAP_COPY = 1024 * 1024;
+
 	private JsonSupport() {
 	}
 
 	/**
 	 * Reads one value from all readable bytes of {@code in}, advancing its reader index. A buffer
-	 * with no array behind it is copied into a heap buffer from its own allocator, released here:
+	 * with no array behind it, up to {@value #MAX_HEAP_COPY} bytes, is copied into a heap buffer
+	 * from its own allocator, released here (a larger one is read as a stream, in Jackson's chunks,
+	 * rather than held twice):
 	 * Jackson reads a byte array whole (and {@link FastStringsJsonParser} copies its strings out
 	 * of it), where from a stream it would copy the same bytes in chunks and read strings split
 	 * across them a byte at a time.
@@ -43,6 +48,9 @@ final class JsonSupport {
 		T value;
 		if (in.hasArray()) {
 			value = reader.readValue(in.array(), in.arrayOffset() + in.readerIndex(), length);
+		}
+		else if (length > MAX_HEAP_COPY) {
+			value = reader.readValue((InputStream) new ByteBufInputStream(in));
 		}
 		else {
 			ByteBuf copy = in.alloc().heapBuffer(length);

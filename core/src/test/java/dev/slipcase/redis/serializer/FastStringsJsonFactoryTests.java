@@ -53,6 +53,17 @@ class FastStringsJsonFactoryTests {
 			.isInstanceOf(org.springframework.data.redis.serializer.SerializationException.class);
 	}
 
+	@ParameterizedTest
+	@EnumSource(value = Buffers.class, names = { "POOLED_DIRECT", "COMPOSITE_DIRECT" })
+	void jsonFormatReadsADirectValueAboveTheCopyLimit(Buffers buffers) {
+		JsonFormat<Map<String, List<String>>> format = JsonFormat.of(TEXTS);
+		String text = "plain ASCII text, ".repeat(JsonSupport.MAX_HEAP_COPY / 18 + 1);
+		Map<String, List<String>> value = Map.of("texts", List.of(text, text + "\u00e9"));
+		byte[] json = JACKSON.writeValueAsBytes(value);
+		assertThat(json.length).isGreaterThan(JsonSupport.MAX_HEAP_COPY);
+		assertThat(buffers.with(json, format::decode)).isEqualTo(value);
+	}
+
 	@Test
 	void aStringCutOffBeforeItsClosingQuoteIsJacksonsError() {
 		String json = "[\"" + "a".repeat(100);
@@ -62,16 +73,45 @@ class FastStringsJsonFactoryTests {
 	}
 
 	@Test
-	void plainStringsKeepJacksonsLengthLimit() {
-		JsonMapper limited = JsonMapper
-			.builder(new FastStringsJsonFactory(JsonFactory.builder()
-				.streamReadConstraints(StreamReadConstraints.builder().maxStringLength(100).build())
-				.build()))
+	void plainStringsKeepJacksonsLengthLimitAndItsMessage() {
+		JsonFactory settings = JsonFactory.builder()
+			.streamReadConstraints(StreamReadConstraints.builder().maxStringLength(100).build())
 			.build();
-		byte[] json = ("[\"" + "a".repeat(101) + "\"]").getBytes();
-		assertThatExceptionOfType(StreamConstraintsException.class)
-			.isThrownBy(() -> limited.readValue(json, String[].class));
+		JsonMapper limited = JsonMapper.builder(new FastStringsJsonFactory(settings)).build();
+		JsonMapper jackson = JsonMapper.builder(settings).build();
+		for (int length : new int[] { 101, 300, 5_001 }) {
+			byte[] json = ("[\"" + "a".repeat(length) + "\"]").getBytes();
+			Throwable fast = catchThrowable(() -> limited.readValue(json, String[].class));
+			assertThat(fast).isInstanceOf(StreamConstraintsException.class)
+				.hasMessage(catchThrowable(() -> jackson.readValue(json, String[].class)).getMessage());
+		}
 		assertThat(limited.readValue(("[\"" + "a".repeat(100) + "\"]").getBytes(), String[].class)[0]).hasSize(100);
+	}
+
+	@Test
+	void aRangeOutsideTheArrayIsJacksonsError() {
+		byte[] json = "[\"a\"]".getBytes();
+		Throwable fast = catchThrowable(() -> JsonSupport.DEFAULT_MAPPER.createParser(json, Integer.MAX_VALUE, 2));
+		Throwable jackson = catchThrowable(() -> JACKSON.createParser(json, Integer.MAX_VALUE, 2));
+		assertThat(fast).isNotNull().hasSameClassAs(jackson).hasMessage(jackson.getMessage());
+	}
+
+	@Test
+	void escapesSetOnAGeneratorLaterAreKept() {
+		String text = "the quick brown fox jumps over the lazy dog";
+		ByteArrayOutputStream fast = new ByteArrayOutputStream();
+		ByteArrayOutputStream jackson = new ByteArrayOutputStream();
+		for (JsonMapper mapper : List.of(JsonSupport.DEFAULT_MAPPER, JACKSON)) {
+			ByteArrayOutputStream out = (mapper == JACKSON) ? jackson : fast;
+			try (JsonGenerator generator = mapper.createGenerator(out)) {
+				generator.writeStartArray();
+				generator.writeString(text);
+				generator.setCharacterEscapes(new SpacesEscaped());
+				generator.writeString(text);
+				generator.writeEndArray();
+			}
+		}
+		assertThat(fast.toString()).isEqualTo(jackson.toString()).contains("the_quick_brown");
 	}
 
 	@Test
