@@ -37,11 +37,10 @@ final class JsonSupport {
 	/**
 	 * Reads one value from all readable bytes of {@code in}, advancing its reader index. A buffer
 	 * with no array behind it, up to {@value #MAX_HEAP_COPY} bytes, is copied into a heap buffer
-	 * from its own allocator, released here (a larger one is read as a stream, in Jackson's chunks,
-	 * rather than held twice):
-	 * Jackson reads a byte array whole (and {@link FastStringsJsonParser} copies its strings out
-	 * of it), where from a stream it would copy the same bytes in chunks and read strings split
-	 * across them a byte at a time.
+	 * from its own allocator and released here: Jackson reads a byte array whole (and
+	 * {@link FastStringsJsonParser} copies its strings out of it), where from a stream it would
+	 * copy the same bytes in chunks and read strings split across them a byte at a time. A larger
+	 * one is read as a stream, rather than held twice.
 	 */
 	static <T> T read(ObjectReader reader, ByteBuf in) {
 		int length = in.readableBytes();

@@ -2,25 +2,28 @@ package dev.slipcase.redis.serializer;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
-import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.SerializableString;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.io.CharacterEscapes;
+import tools.jackson.core.io.SerializedString;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.core.json.JsonWriteFeature;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.serializer.SerializationException;
+
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 class FastStringsJsonFactoryTests {
@@ -48,9 +51,9 @@ class FastStringsJsonFactoryTests {
 		Map<String, List<String>> value = Map.of("texts", texts(new SplittableRandom(3)));
 		byte[] json = JACKSON.writeValueAsBytes(value);
 		assertThat(buffers.with(json, format::decode)).isEqualTo(value);
-		byte[] truncated = java.util.Arrays.copyOf(json, json.length / 2);
+		byte[] truncated = Arrays.copyOf(json, json.length / 2);
 		assertThat(catchThrowable(() -> buffers.with(truncated, format::decode)))
-			.isInstanceOf(org.springframework.data.redis.serializer.SerializationException.class);
+			.isInstanceOf(SerializationException.class);
 	}
 
 	@ParameterizedTest
@@ -209,8 +212,8 @@ class FastStringsJsonFactoryTests {
 		}
 
 		@Override
-		public tools.jackson.core.SerializableString getEscapeSequence(int ch) {
-			return new tools.jackson.core.io.SerializedString("_");
+		public SerializableString getEscapeSequence(int ch) {
+			return new SerializedString("_");
 		}
 
 	}
