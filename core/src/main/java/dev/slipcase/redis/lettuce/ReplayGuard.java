@@ -1,5 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
@@ -119,6 +120,24 @@ public final class ReplayGuard<K, V, T> {
 		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection was lost, "
 				+ "and it was not sent again after the reconnect, because the first write may have been applied: "
 				+ "its outcome is unknown");
+	}
+
+	/**
+	 * The failure to complete the command with instead of {@code failure}, when the command was
+	 * written and {@code failure} is its connection's: Lettuce fails the oldest command awaiting a
+	 * reply with the {@link IOException} that broke the connection (a reset, when Redis died with
+	 * requests it had not read), so that command's reply is lost and whether Redis applied it is
+	 * unknown, as for a command replaced on a replay. {@code null} for any other failure, and for
+	 * a command never written, which Redis cannot have applied.
+	 * @param name the command, for the message
+	 * @param failure what Lettuce completes the command with, never {@code null}
+	 */
+	public @Nullable UnacknowledgedWriteException lostWith(String name, Throwable failure) {
+		if (this.state != SENT || !(failure instanceof IOException)) {
+			return null;
+		}
+		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection failed ("
+				+ failure.getMessage() + "): it may or may not have been applied, and it was not sent again", failure);
 	}
 
 	/**

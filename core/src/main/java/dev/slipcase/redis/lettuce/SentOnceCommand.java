@@ -122,6 +122,16 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		return this.opensBlock ? block.commitAtMulti() : block.isCommitted();
 	}
 
+	/**
+	 * Fails the command with {@code ex}, or with an {@link UnacknowledgedWriteException} when
+	 * {@code ex} is the failure of the connection it was written on (see {@link ReplayGuard#lostWith}).
+	 */
+	@Override
+	public boolean completeExceptionally(Throwable ex) {
+		UnacknowledgedWriteException lost = this.guard.lostWith(this.name, ex);
+		return super.completeExceptionally((lost != null) ? lost : ex);
+	}
+
 	@Override
 	public void complete() {
 		if (!this.guard.isWritten()) {

@@ -14,4 +14,9 @@ public class UnacknowledgedWriteException extends RedisConnectionFailureExceptio
 		super(message);
 	}
 
+	/** An exception with {@code message}, raised on {@code cause}: the connection's own failure. */
+	public UnacknowledgedWriteException(String message, Throwable cause) {
+		super(message, cause);
+	}
+
 }

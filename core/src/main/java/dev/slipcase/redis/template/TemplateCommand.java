@@ -124,10 +124,16 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 		releaseWhenDone();
 	}
 
+	/**
+	 * Fails the command with {@code ex}, or, for a write written on a connection that {@code ex}
+	 * says failed, with an {@link UnacknowledgedWriteException} ({@link ReplayGuard#lostWith}).
+	 */
 	@Override
 	public boolean completeExceptionally(Throwable ex) {
-		stopObservation(ex);
-		boolean completed = super.completeExceptionally(ex);
+		UnacknowledgedWriteException lost = (this.guard != null) ? this.guard.lostWith(getType().toString(), ex) : null;
+		Throwable failure = (lost != null) ? lost : ex;
+		stopObservation(failure);
+		boolean completed = super.completeExceptionally(failure);
 		releaseWhenDone();
 		return completed;
 	}

@@ -107,6 +107,27 @@ class ShardedLostReplyTests {
 	}
 
 	@RepeatedTest(3)
+	void anIncrementWhoseConnectionWasResetUnderItFailsAsUnknownAndIsAppliedOnce() throws Exception {
+		ShardedNamespace namespace = ShardedNamespace.builder("reset").keyPrefix("l:").build();
+		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		ShardedTemplate<String> other = this.directTemplates.template(namespace, ShardedTemplateContract.STRINGS);
+		writer.set("l:1", "1");
+
+		this.proxy.holdReplies();
+		CompletableFuture<Long> lost = CompletableFuture.supplyAsync(() -> writer.incrBy("l:1", 1));
+		awaitValue(other, "2");
+		// Lettuce fails the oldest command awaiting a reply with the reset itself
+		this.proxy.resetAndHeal();
+
+		Throwable failure = catchThrowable(() -> lost.get(30, TimeUnit.SECONDS));
+		assertThat(failure).as("the increment whose reply was lost").isNotNull();
+		assertThat(failure.getCause()).isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("may or may not have been applied");
+		Thread.sleep(200);
+		assertThat(other.get("l:1")).as("applied once").isEqualTo("2");
+	}
+
+	@RepeatedTest(3)
 	void aReadThroughDeleteCutHalfwayNeverBringsBackThePlainKeysOlderValue() throws Exception {
 		ShardedNamespace namespace = ShardedNamespace.builder("lost-rt").keyPrefix("rt:").readThrough(true).build();
 		ShardedTemplate<String> writer = this.proxiedTemplates.template(namespace, ShardedTemplateContract.STRINGS);

@@ -1,5 +1,6 @@
 package dev.slipcase.redis.template;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -75,6 +76,23 @@ class ValueTemplateLostReplyTests {
 	}
 
 	@RepeatedTest(3)
+	void anIncrementWhoseConnectionWasResetUnderItFailsAsUnknownAndIsAppliedOnce() throws Exception {
+		this.template.set("reset", "1");
+		this.proxy.holdReplies();
+		CompletableFuture<Long> call = CompletableFuture.supplyAsync(() -> this.template.incrementBy("reset", 1));
+		awaitApplied("reset", "2");
+		// Lettuce fails the oldest command awaiting a reply with the reset itself
+		this.proxy.resetAndHeal();
+		Throwable failure = catchThrowable(() -> call.get(30, TimeUnit.SECONDS));
+		assertThat(failure).as("the increment whose reply was lost").isNotNull();
+		assertThat(failure.getCause()).isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("INCRBY")
+			.hasMessageContaining("may or may not have been applied")
+			.hasCauseInstanceOf(IOException.class);
+		assertThat(redis.command("GET", "reset")).isEqualTo("2");
+	}
+
+	@RepeatedTest(3)
 	void aSetWhoseReplyWasLostIsNotWrittenAgainOverANewerValue() throws Exception {
 		this.template.set("register", "warm-up");
 		Throwable failure = loseReplyOf((template) -> {
@@ -119,14 +137,19 @@ class ValueTemplateLostReplyTests {
 			Supplier<Object> meanwhile) throws Exception {
 		this.proxy.holdReplies();
 		CompletableFuture<Object> call = CompletableFuture.supplyAsync(() -> write.apply(this.template));
+		awaitApplied(key, applied);
+		meanwhile.get();
+		this.proxy.cutAndHeal();
+		return catchThrowable(() -> call.get(30, TimeUnit.SECONDS));
+	}
+
+	/** Waits until Redis holds {@code applied} at {@code key}: a held write reached the server. */
+	private static void awaitApplied(String key, String applied) throws InterruptedException {
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
 		while (!applied.equals(redis.command("GET", key))) {
 			assertThat(System.nanoTime()).as("the held write reached the server").isLessThan(deadline);
 			Thread.sleep(5);
 		}
-		meanwhile.get();
-		this.proxy.cutAndHeal();
-		return catchThrowable(() -> call.get(30, TimeUnit.SECONDS));
 	}
 
 }

@@ -133,11 +133,25 @@ public final class FaultProxy implements AutoCloseable {
 	 * never delivered.
 	 */
 	public void cutAndHeal() {
+		stopFaults();
+		cut();
+	}
+
+	/**
+	 * As {@link #cutAndHeal()}, but resets the connections (RST) instead of closing them: the client
+	 * reads a failure ({@code Connection reset}) where it would read an end of stream, as when a
+	 * server dies with a request it had not read yet.
+	 */
+	public void resetAndHeal() {
+		stopFaults();
+		reset();
+	}
+
+	private void stopFaults() {
 		this.latencyNanos = 0;
 		this.refusing = false;
 		this.holdingRequests = false;
 		this.holdingReplies = false;
-		cut();
 	}
 
 	/** Resets every new connection as soon as it is accepted, until {@link #heal()}. */
