@@ -2,6 +2,7 @@ package dev.slipcase.redis.serializer;
 
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.function.Function;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -65,7 +66,36 @@ final class JsonSupport {
 		return value;
 	}
 
-	/** A parser over all readable bytes of {@code in}; the caller advances {@code in} afterwards. */
+	/**
+	 * Reads all readable bytes of {@code in} with a parser that {@code reading} is given and that is
+	 * closed when it returns; the caller advances {@code in} afterwards. As in {@link #read}, a buffer
+	 * with no array behind it, up to {@value #MAX_HEAP_COPY} bytes, is read from a heap copy made
+	 * from its own allocator and released here, whatever {@code reading} returns or throws; a larger
+	 * one is read as a stream.
+	 */
+	static <T> T parse(JsonMapper mapper, ByteBuf in, Function<JsonParser, T> reading) {
+		int length = in.readableBytes();
+		if (in.hasArray() || length > MAX_HEAP_COPY) {
+			try (JsonParser parser = parser(mapper, in)) {
+				return reading.apply(parser);
+			}
+		}
+		ByteBuf copy = in.alloc().heapBuffer(length);
+		try {
+			copy.writeBytes(in, in.readerIndex(), length);
+			try (JsonParser parser = parser(mapper, copy)) {
+				return reading.apply(parser);
+			}
+		}
+		finally {
+			copy.release();
+		}
+	}
+
+	/**
+	 * A parser over all readable bytes of {@code in}, streaming them when it has no array behind it
+	 * (enough to look at a value's first tokens); the caller advances {@code in} afterwards.
+	 */
 	static JsonParser parser(JsonMapper mapper, ByteBuf in) {
 		if (in.hasArray()) {
 			return mapper.createParser(in.array(), in.arrayOffset() + in.readerIndex(), in.readableBytes());

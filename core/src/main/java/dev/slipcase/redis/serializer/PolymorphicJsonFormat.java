@@ -115,29 +115,31 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 	}
 
 	private Object decodeTagged(ByteBuf in) {
-		try (JsonParser parser = JsonSupport.parser(this.mapper, in)) {
-			if (parser.nextToken() != JsonToken.START_ARRAY || parser.nextToken() != JsonToken.VALUE_STRING) {
-				throw FormatErrors.error(name(), "value is not a [\"type id\", value] pair");
-			}
-			String id = parser.getString();
-			ObjectReader reader = this.readers.get(id);
-			if (reader == null) {
-				throw FormatErrors.error(name(), "type id '" + abbreviate(id) + "' is not in the allowlist "
-						+ this.allowlist.types().keySet());
-			}
-			parser.nextToken();
-			Object value = reader.readValue(parser);
-			if (value == null) {
-				throw FormatErrors.error(name(), "value of type id '" + id + "' is JSON null");
-			}
-			if (parser.nextToken() != JsonToken.END_ARRAY) {
-				throw FormatErrors.error(name(), "more than one value after type id '" + id + "'");
-			}
-			if (parser.nextToken() != null) {
-				throw FormatErrors.error(name(), "trailing data after the value");
-			}
-			return value;
+		return JsonSupport.parse(this.mapper, in, this::readTagged);
+	}
+
+	private Object readTagged(JsonParser parser) {
+		if (parser.nextToken() != JsonToken.START_ARRAY || parser.nextToken() != JsonToken.VALUE_STRING) {
+			throw FormatErrors.error(name(), "value is not a [\"type id\", value] pair");
 		}
+		String id = parser.getString();
+		ObjectReader reader = this.readers.get(id);
+		if (reader == null) {
+			throw FormatErrors.error(name(), "type id '" + abbreviate(id) + "' is not in the allowlist "
+					+ this.allowlist.types().keySet());
+		}
+		parser.nextToken();
+		Object value = reader.readValue(parser);
+		if (value == null) {
+			throw FormatErrors.error(name(), "value of type id '" + id + "' is JSON null");
+		}
+		if (parser.nextToken() != JsonToken.END_ARRAY) {
+			throw FormatErrors.error(name(), "more than one value after type id '" + id + "'");
+		}
+		if (parser.nextToken() != null) {
+			throw FormatErrors.error(name(), "trailing data after the value");
+		}
+		return value;
 	}
 
 	private Object decodeSpringTyped(ByteBuf in) {

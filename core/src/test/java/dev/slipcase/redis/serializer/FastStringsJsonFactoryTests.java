@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -65,6 +67,29 @@ class FastStringsJsonFactoryTests {
 		byte[] json = JACKSON.writeValueAsBytes(value);
 		assertThat(json.length).isGreaterThan(JsonSupport.MAX_HEAP_COPY);
 		assertThat(buffers.with(json, format::decode)).isEqualTo(value);
+	}
+
+	@Test
+	void parseReadsADirectValueFromAHeapCopyItReleasesWhateverTheReadingDoes() {
+		UnpooledByteBufAllocator allocator = new UnpooledByteBufAllocator(true);
+		ByteBuf direct = allocator.directBuffer().writeBytes(JACKSON.writeValueAsBytes(List.of("typed", "value")));
+		try {
+			Class<?> parserType = JsonSupport.parse(JsonSupport.DEFAULT_MAPPER, direct, (parser) -> parser.getClass());
+			assertThat(parserType)
+				.as("a parser over a whole array, with the fast string path")
+				.isEqualTo(FastStringsJsonParser.class);
+			assertThat(allocator.metric().usedHeapMemory()).as("the copy, released").isZero();
+			Throwable failure = catchThrowable(() -> JsonSupport.parse(JsonSupport.DEFAULT_MAPPER, direct, (parser) -> {
+				assertThat(allocator.metric().usedHeapMemory()).as("the copy, while read").isPositive();
+				throw new IllegalStateException("reading failed");
+			}));
+			assertThat(failure).hasMessage("reading failed");
+			assertThat(allocator.metric().usedHeapMemory()).as("the copy, released after a failure").isZero();
+			assertThat(direct.readerIndex()).as("the caller advances the buffer").isZero();
+		}
+		finally {
+			direct.release();
+		}
 	}
 
 	@Test
