@@ -136,8 +136,9 @@ public final class ReplayGuard<K, V, T> {
 		if (this.state != SENT || !(failure instanceof IOException)) {
 			return null;
 		}
+		String cause = (failure.getMessage() != null) ? failure.getMessage() : failure.getClass().getSimpleName();
 		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection failed ("
-				+ failure.getMessage() + "): it may or may not have been applied, and it was not sent again", failure);
+				+ cause + "): it may or may not have been applied, and it was not sent again", failure);
 	}
 
 	/**

@@ -2,6 +2,7 @@ package dev.slipcase.redis.template;
 
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.codec.EncodedValue;
@@ -131,6 +132,24 @@ class TemplateCommandTests {
 		assertThat(command).isCompletedExceptionally();
 		assertThat(catchThrowable(command::join)).hasCauseInstanceOf(UnacknowledgedWriteException.class);
 		assertThat(bytes.refCnt()).isZero();
+	}
+
+	@Test
+	void aWrittenWriteFailedByItsConnectionFailsAsUnknownAndOneNeverWrittenDoesNot() {
+		TemplateCommand<Long> written = new TemplateCommand<>(CommandType.INCRBY,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().add(1), null, UnacknowledgedWrites.FAIL);
+		assertThat(encoded(written)).contains("INCRBY");
+		ClosedChannelException closed = new ClosedChannelException();
+		written.completeExceptionally(closed);
+		assertThat(catchThrowable(written::join)).cause()
+			.isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("INCRBY before the connection failed (ClosedChannelException)")
+			.hasCause(closed);
+
+		TemplateCommand<Long> unsent = new TemplateCommand<>(CommandType.INCRBY,
+				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().add(1), null, UnacknowledgedWrites.FAIL);
+		unsent.completeExceptionally(closed);
+		assertThat(catchThrowable(unsent::join)).hasCause(closed);
 	}
 
 	@Test
