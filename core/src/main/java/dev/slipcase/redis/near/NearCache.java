@@ -258,11 +258,15 @@ public final class NearCache {
 	 * return, when nothing happened to the key since the write began (no invalidation, no other
 	 * write, no fetch completed, no flush or loss of tracking), and forgets the key otherwise. Only
 	 * for a write whose own invalidation Redis does not send here ({@code NOLOOP}): one that
-	 * arrives meanwhile is another client's write, which may be later than this one.
+	 * arrives meanwhile is another client's write, which may be later than this one. A fetch of
+	 * the key under way is detached first, as an invalidation would detach it: it may have read the
+	 * value this write replaced, and a reader who comes later, perhaps after being served this
+	 * value, must fetch anew instead of joining it.
 	 * @param write what {@link #writing} returned
 	 * @param value the value written, as readers are handed it; {@code null}: nothing to store
 	 */
 	public void written(Write write, @Nullable Object value) {
+		this.fetches.remove(write.key);
 		fetched(write.key, write.ticket, value);
 	}
 

@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -272,6 +273,27 @@ class NearCacheTests {
 		assertThat(second.join()).isEqualTo("new");
 		assertThat(this.cache.peek("k")).isNull();
 		assertThat(this.cache.size()).isZero();
+	}
+
+	@Test
+	void aReaderServedAnAcknowledgedWriteIsNeverHandedAFetchBegunBeforeIt() {
+		this.cache.trackingTrusted();
+		NearCache.Write write = this.cache.writing("k");
+		CompletableFuture<@Nullable Object> older = new CompletableFuture<>();
+		// a read of Redis before the write was applied, whose reply comes late
+		CompletableFuture<@Nullable Object> first = this.cache.getAsync("k", () -> older);
+		this.cache.written(write, "new");
+		assertThat(this.cache.getAsync("k", () -> {
+			throw new AssertionError("held, not fetched");
+		}).join()).isEqualTo("new");
+		// the late fetch drops what is held as it completes; a reader who comes just then (or after
+		// an eviction) misses, and must not be handed the late fetch's older value
+		AtomicReference<@Nullable Object> readAgain = new AtomicReference<>();
+		first.thenRun(() -> readAgain
+			.set(this.cache.getAsync("k", () -> CompletableFuture.completedFuture("new")).join()));
+		older.complete("old");
+		assertThat(first.join()).isEqualTo("old");
+		assertThat(readAgain.get()).as("read again after being served the write").isEqualTo("new");
 	}
 
 	@Test
