@@ -123,18 +123,19 @@ public final class ReplayGuard<K, V, T> {
 	}
 
 	/**
-	 * The failure to complete the command with instead of {@code failure}, when the command was
-	 * written and {@code failure} is its connection's: Lettuce fails the oldest command awaiting a
+	 * What to fail the command with when Lettuce fails it with {@code failure}: an
+	 * {@link UnacknowledgedWriteException} when the command was written and {@code failure} is its
+	 * connection's, {@code failure} itself otherwise. Lettuce fails the oldest command awaiting a
 	 * reply with the {@link IOException} that broke the connection (a reset, when Redis died with
 	 * requests it had not read), so that command's reply is lost and whether Redis applied it is
-	 * unknown, as for a command replaced on a replay. {@code null} for any other failure, and for
-	 * a command never written, which Redis cannot have applied.
+	 * unknown, as for a command replaced on a replay; a command never written keeps its failure,
+	 * since Redis cannot have applied it.
 	 * @param name the command, for the message
 	 * @param failure what Lettuce completes the command with, never {@code null}
 	 */
-	public @Nullable UnacknowledgedWriteException lostWith(String name, Throwable failure) {
+	public Throwable failureOf(String name, Throwable failure) {
 		if (this.state != SENT || !(failure instanceof IOException)) {
-			return null;
+			return failure;
 		}
 		String cause = (failure.getMessage() != null) ? failure.getMessage() : failure.getClass().getSimpleName();
 		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection failed ("

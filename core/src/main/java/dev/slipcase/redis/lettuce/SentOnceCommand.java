@@ -124,12 +124,11 @@ public final class SentOnceCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	/**
 	 * Fails the command with {@code ex}, or with an {@link UnacknowledgedWriteException} when
-	 * {@code ex} is the failure of the connection it was written on (see {@link ReplayGuard#lostWith}).
+	 * {@code ex} is the failure of the connection it was written on (see {@link ReplayGuard#failureOf}).
 	 */
 	@Override
 	public boolean completeExceptionally(Throwable ex) {
-		UnacknowledgedWriteException lost = this.guard.lostWith(this.name, ex);
-		return super.completeExceptionally((lost != null) ? lost : ex);
+		return super.completeExceptionally(this.guard.failureOf(this.name, ex));
 	}
 
 	@Override

@@ -126,12 +126,11 @@ final class TemplateCommand<T> extends AsyncCommand<String, EncodedValue, T> {
 
 	/**
 	 * Fails the command with {@code ex}, or, for a write written on a connection that {@code ex}
-	 * says failed, with an {@link UnacknowledgedWriteException} ({@link ReplayGuard#lostWith}).
+	 * says failed, with an {@link UnacknowledgedWriteException} ({@link ReplayGuard#failureOf}).
 	 */
 	@Override
 	public boolean completeExceptionally(Throwable ex) {
-		UnacknowledgedWriteException lost = (this.guard != null) ? this.guard.lostWith(getType().toString(), ex) : null;
-		Throwable failure = (lost != null) ? lost : ex;
+		Throwable failure = (this.guard != null) ? this.guard.failureOf(getType().toString(), ex) : ex;
 		stopObservation(failure);
 		boolean completed = super.completeExceptionally(failure);
 		releaseWhenDone();
