@@ -44,26 +44,17 @@ final class JsonSupport {
 	 * one is read as a stream, rather than held twice.
 	 */
 	static <T> T read(ObjectReader reader, ByteBuf in) {
-		int length = in.readableBytes();
-		T value;
-		if (in.hasArray()) {
-			value = reader.readValue(in.array(), in.arrayOffset() + in.readerIndex(), length);
+		ByteBuf bytes = arrayBacked(in);
+		try {
+			T value = bytes.hasArray()
+					? reader.readValue(bytes.array(), bytes.arrayOffset() + bytes.readerIndex(), bytes.readableBytes())
+					: reader.readValue((InputStream) new ByteBufInputStream(bytes.duplicate()));
+			in.readerIndex(in.writerIndex());
+			return value;
 		}
-		else if (length > MAX_HEAP_COPY) {
-			value = reader.readValue((InputStream) new ByteBufInputStream(in));
+		finally {
+			releaseCopy(bytes, in);
 		}
-		else {
-			ByteBuf copy = in.alloc().heapBuffer(length);
-			try {
-				copy.writeBytes(in, in.readerIndex(), length);
-				value = reader.readValue(copy.array(), copy.arrayOffset() + copy.readerIndex(), length);
-			}
-			finally {
-				copy.release();
-			}
-		}
-		in.readerIndex(in.writerIndex());
-		return value;
 	}
 
 	/**
@@ -74,21 +65,40 @@ final class JsonSupport {
 	 * one is read as a stream.
 	 */
 	static <T> T parse(JsonMapper mapper, ByteBuf in, Function<JsonParser, T> reading) {
+		ByteBuf bytes = arrayBacked(in);
+		try (JsonParser parser = parser(mapper, bytes)) {
+			return reading.apply(parser);
+		}
+		finally {
+			releaseCopy(bytes, in);
+		}
+	}
+
+	/**
+	 * The readable bytes of {@code in} with an array behind them when that takes at most a copy of
+	 * {@value #MAX_HEAP_COPY} bytes: {@code in} itself when it has an array or is larger, else a
+	 * heap copy from its own allocator, which the caller gives to {@link #releaseCopy}. Never moves
+	 * {@code in}'s reader index.
+	 */
+	private static ByteBuf arrayBacked(ByteBuf in) {
 		int length = in.readableBytes();
 		if (in.hasArray() || length > MAX_HEAP_COPY) {
-			try (JsonParser parser = parser(mapper, in)) {
-				return reading.apply(parser);
-			}
+			return in;
 		}
 		ByteBuf copy = in.alloc().heapBuffer(length);
 		try {
-			copy.writeBytes(in, in.readerIndex(), length);
-			try (JsonParser parser = parser(mapper, copy)) {
-				return reading.apply(parser);
-			}
+			return copy.writeBytes(in, in.readerIndex(), length);
 		}
-		finally {
+		catch (RuntimeException | Error ex) {
 			copy.release();
+			throw ex;
+		}
+	}
+
+	/** Releases what {@link #arrayBacked} returned for {@code in}, when it was a copy. */
+	private static void releaseCopy(ByteBuf bytes, ByteBuf in) {
+		if (bytes != in) {
+			bytes.release();
 		}
 	}
 
