@@ -15,9 +15,12 @@ import org.springframework.core.Ordered;
  * connection factory (its {@code RedisTemplate}, caches and sessions) and of Slipcase's templates
  * on it sends the commands of concurrent callers in one socket write; with
  * {@code slipcase.redis.write-coalescing.enabled=false} the resources are marked so that Slipcase's
- * templates leave them as they are too. The customizer runs before the application's own, so that
- * one that sets a {@code NettyCustomizer} of its own keeps it (and may wrap it with
- * {@link WriteCoalescing#nettyCustomizer}). Imported by {@link SlipcaseRedisAutoConfiguration}.
+ * templates leave them as they are too. Coalescing also puts the resources' NIO connections on
+ * Slipcase's event loops, which wake their selector only when they are about to block in it
+ * ({@link dev.slipcase.redis.lettuce.WakeOnDemandEventLoopGroupProvider}). The customizer runs
+ * before the application's own, so that one that sets a {@code NettyCustomizer} or event loops of
+ * its own keeps them (and may wrap its customizer with {@link WriteCoalescing#nettyCustomizer}).
+ * Imported by {@link SlipcaseRedisAutoConfiguration}.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ ClientResources.class, ClientResourcesBuilderCustomizer.class })

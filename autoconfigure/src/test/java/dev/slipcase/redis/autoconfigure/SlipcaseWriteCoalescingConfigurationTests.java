@@ -1,7 +1,10 @@
 package dev.slipcase.redis.autoconfigure;
 
+import dev.slipcase.redis.lettuce.WakeOnDemandEventLoopGroupProvider;
 import dev.slipcase.redis.lettuce.WriteCoalescing;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
+import io.lettuce.core.resource.EventLoopGroupProvider;
 import io.lettuce.core.resource.NettyCustomizer;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +29,9 @@ class SlipcaseWriteCoalescingConfigurationTests {
 	void bootsClientResourcesCoalesceWritesByDefault() {
 		this.runner.run((context) -> {
 			assertThat(context).hasBean("slipcaseWriteCoalescingCustomizer");
-			assertThat(WriteCoalescing.isConfigured(context.getBean(ClientResources.class))).isTrue();
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
+			assertThat(resources.eventLoopGroupProvider()).isInstanceOf(WakeOnDemandEventLoopGroupProvider.class);
 		});
 	}
 
@@ -36,7 +41,21 @@ class SlipcaseWriteCoalescingConfigurationTests {
 			ClientResources resources = context.getBean(ClientResources.class);
 			assertThat(WriteCoalescing.isConfigured(resources)).isFalse();
 			assertThat(WriteCoalescing.isDisabled(resources)).isTrue();
+			assertThat(resources.eventLoopGroupProvider()).isNotInstanceOf(WakeOnDemandEventLoopGroupProvider.class);
 		});
+	}
+
+	@Test
+	void anApplicationsOwnEventLoopsAreKept() {
+		EventLoopGroupProvider own = new DefaultEventLoopGroupProvider(2);
+		this.runner
+			.withBean("ownEventLoops", ClientResourcesBuilderCustomizer.class,
+					() -> (builder) -> builder.eventLoopGroupProvider(own))
+			.run((context) -> {
+				ClientResources resources = context.getBean(ClientResources.class);
+				assertThat(resources.eventLoopGroupProvider()).isSameAs(own);
+				assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
+			});
 	}
 
 	@Test

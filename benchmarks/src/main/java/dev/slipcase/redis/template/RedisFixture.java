@@ -17,6 +17,8 @@ import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
+import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -35,6 +37,12 @@ public final class RedisFixture implements AutoCloseable {
 
 		/** Resources built with {@link WriteCoalescing#configure}. */
 		COALESCED,
+
+		/**
+		 * Resources built with {@link WriteCoalescing#configure} and then Lettuce's own event loops
+		 * set back (Netty's {@code NioIoHandler}): what coalescing gains without Slipcase's loop.
+		 */
+		COALESCED_NETTY_LOOP,
 
 		/** Resources built with {@link WriteCoalescing#disable}: Lettuce as it comes, which Slipcase leaves alone. */
 		EACH
@@ -100,9 +108,13 @@ public final class RedisFixture implements AutoCloseable {
 	}
 
 	private synchronized ClientResources resources(Writes writes) {
-		return this.resources.computeIfAbsent(writes, (kind) -> ((kind == Writes.COALESCED)
-				? WriteCoalescing.configure(ClientResources.builder()) : WriteCoalescing.disable(ClientResources.builder()))
-			.build());
+		return this.resources.computeIfAbsent(writes, (kind) -> switch (kind) {
+			case COALESCED -> WriteCoalescing.configure(ClientResources.builder()).build();
+			case COALESCED_NETTY_LOOP -> WriteCoalescing.configure(ClientResources.builder())
+				.eventLoopGroupProvider(new DefaultEventLoopGroupProvider(DefaultClientResources.DEFAULT_IO_THREADS))
+				.build();
+			case EACH -> WriteCoalescing.disable(ClientResources.builder()).build();
+		});
 	}
 
 	@Override

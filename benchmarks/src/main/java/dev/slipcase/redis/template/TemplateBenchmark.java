@@ -53,7 +53,9 @@ public class TemplateBenchmark {
 
 		/**
 		 * How the candidate's connection writes: {@code coalesced} (the commands of concurrent
-		 * callers in one socket write) or {@code each} (every command on its own, Lettuce's default).
+		 * callers in one socket write) or {@code each} (every command on its own, Lettuce's default);
+		 * {@code -p writes=coalesced_netty_loop} coalesces on Netty's own NIO event loop instead of
+		 * Slipcase's.
 		 */
 		@Param({ "coalesced", "each" })
 		public String writes;

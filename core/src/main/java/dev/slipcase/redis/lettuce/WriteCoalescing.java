@@ -9,6 +9,7 @@ import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.DefaultClientResources;
 import io.lettuce.core.resource.NettyCustomizer;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
@@ -39,13 +40,17 @@ public final class WriteCoalescing {
 	}
 
 	/**
-	 * Sets a {@link NettyCustomizer} on {@code builder} that adds write coalescing to every channel.
-	 * It replaces a customizer set earlier; to keep one, pass it to {@link #nettyCustomizer(NettyCustomizer)}
-	 * and set the result instead.
+	 * Sets a {@link NettyCustomizer} on {@code builder} that adds write coalescing to every channel,
+	 * and a {@link WakeOnDemandEventLoopGroupProvider} of Lettuce's default number of I/O threads,
+	 * whose NIO event loops wake their selector only when they are about to block in it. Each
+	 * replaces one set earlier: to keep a customizer of your own, pass it to
+	 * {@link #nettyCustomizer(NettyCustomizer)} and set the result instead; to keep your own event
+	 * loops (or another number of I/O threads), set them after this call.
 	 * @return {@code builder}
 	 */
 	public static ClientResources.Builder configure(ClientResources.Builder builder) {
-		return builder.nettyCustomizer(nettyCustomizer(null));
+		return builder.nettyCustomizer(nettyCustomizer(null))
+			.eventLoopGroupProvider(new WakeOnDemandEventLoopGroupProvider(DefaultClientResources.DEFAULT_IO_THREADS));
 	}
 
 	/**

@@ -1,0 +1,274 @@
+package dev.slipcase.redis.lettuce;
+
+import java.io.IOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.spi.SelectorProvider;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+
+import io.netty.channel.IoHandle;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerContext;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.IoOps;
+import io.netty.channel.IoRegistration;
+import io.netty.channel.nio.NioIoEvent;
+import io.netty.channel.nio.NioIoHandle;
+import io.netty.channel.nio.NioIoOps;
+import io.netty.util.concurrent.ThreadAwareExecutor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * A Netty {@link IoHandler} for NIO channels (the {@code NioSocketChannel} Lettuce opens where no
+ * native transport is on the class path) whose selector is woken only while its event loop is
+ * about to block in it. Netty 4.2's own {@code NioIoHandler} keeps a "woken up" flag that only a
+ * blocking select clears, and wakes its selector again itself after every turn in which the flag
+ * was set: while callers keep handing commands to a busy loop, each turn of the loop costs an
+ * {@code eventfd} write, an {@code eventfd} read and one more {@code epoll_wait} that nobody asked
+ * for. Here the loop marks itself as selecting just before it checks its task queue one last time
+ * and blocks, and clears the mark as soon as the select returns; a thread that hands the loop a
+ * task wakes the selector only when it finds the mark set, and is the only one to do so. A busy
+ * loop is never woken: it finds the task when its turn ends.
+ * <p>
+ * Ready keys are handled inside the select call ({@link Selector#select(Consumer, long)}), so a
+ * turn allocates no selected-key set or iterator. A key whose channel was closed meanwhile is
+ * skipped and its handle closed, as Netty does. Unlike Netty's handler this one does not rebuild a
+ * selector that keeps returning early (an old JDK bug on Linux, fixed long before Java 17) and
+ * does not support moving a channel from one event loop to another.
+ * <p>
+ * Owns its {@link Selector}: opened when the handler is made, closed by {@link #destroy()} after
+ * {@link #prepareToDestroy()} has closed every channel still registered. Holds no buffers. Every
+ * method but {@link #wakeup()} runs on the event loop's thread.
+ */
+public final class WakeOnDemandNioIoHandler implements IoHandler {
+
+	private static final Log logger = LogFactory.getLog(WakeOnDemandNioIoHandler.class);
+
+	/** The events handed to a channel, by ready-operation bits ({@code OP_ACCEPT} is the highest, 16). */
+	private static final NioIoEvent[] EVENTS = readyEvents();
+
+	private final ThreadAwareExecutor executor;
+
+	private final Selector selector;
+
+	/** Set by the loop just before it may block in {@code select}; whoever clears it wakes the selector. */
+	private final AtomicBoolean selecting = new AtomicBoolean();
+
+	private final AtomicLong selectorWakeups = new AtomicLong();
+
+	private final Consumer<SelectionKey> readyKeyHandler = this::handleReadyKey;
+
+	private WakeOnDemandNioIoHandler(ThreadAwareExecutor executor, SelectorProvider provider) throws IOException {
+		this.executor = executor;
+		this.selector = provider.openSelector();
+	}
+
+	/**
+	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
+	 * {@code MultiThreadIoEventLoopGroup}.
+	 */
+	public static IoHandlerFactory newFactory() {
+		return WakeOnDemandNioIoHandler::open;
+	}
+
+	private static IoHandler open(ThreadAwareExecutor executor) {
+		try {
+			return new WakeOnDemandNioIoHandler(executor, SelectorProvider.provider());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("Could not open a selector for an event loop: " + ex, ex);
+		}
+	}
+
+	@Override
+	public IoRegistration register(IoHandle handle) throws IOException {
+		if (!(handle instanceof NioIoHandle nioHandle)) {
+			throw new IllegalArgumentException("Not an NIO channel's handle: " + handle.getClass().getName());
+		}
+		Registration registration = new Registration(nioHandle);
+		registration.key = nioHandle.selectableChannel().register(this.selector, 0, registration);
+		handle.registered();
+		return registration;
+	}
+
+	@Override
+	public int run(IoHandlerContext context) {
+		try {
+			if (!context.canBlock()) {
+				return this.selector.selectNow(this.readyKeyHandler);
+			}
+			return selectOrBlock(context);
+		}
+		catch (ClosedSelectorException ex) {
+			return 0;
+		}
+		catch (IOException | RuntimeException ex) {
+			// as Netty's loop does: log and go on, the keys still ready are selected again next turn
+			logger.warn("Selecting or handling ready channels failed", ex);
+			return 0;
+		}
+	}
+
+	/**
+	 * Blocks until a channel is ready, a task is handed over or a scheduled task is due. The mark is
+	 * set before the task queue is checked the last time, so a task added after that check finds
+	 * it and wakes the selector; one added before it is seen by the check.
+	 */
+	private int selectOrBlock(IoHandlerContext context) throws IOException {
+		this.selecting.set(true);
+		try {
+			if (!context.canBlock()) {
+				return this.selector.selectNow(this.readyKeyHandler);
+			}
+			long delayNanos = context.delayNanos(System.nanoTime());
+			long timeoutMillis = (delayNanos + 999_999L) / 1_000_000L;
+			if (timeoutMillis <= 0) {
+				return this.selector.selectNow(this.readyKeyHandler);
+			}
+			int ready = this.selector.select(this.readyKeyHandler, timeoutMillis);
+			if (ready == 0 && Thread.interrupted()) {
+				// an interrupted thread's select returns at once, every time: clear it, as Netty does
+				logger.debug("The event loop's thread was interrupted; cleared");
+			}
+			return ready;
+		}
+		finally {
+			this.selecting.lazySet(false);
+		}
+	}
+
+	private void handleReadyKey(SelectionKey key) {
+		Registration registration = (Registration) key.attachment();
+		if (!registration.isValid()) {
+			closeQuietly(registration.handle);
+			return;
+		}
+		try {
+			registration.handle.handle(registration, EVENTS[key.readyOps() & (EVENTS.length - 1)]);
+		}
+		catch (CancelledKeyException ex) {
+			closeQuietly(registration.handle);
+		}
+	}
+
+	@Override
+	public void wakeup() {
+		if (!this.executor.isExecutorThread(Thread.currentThread()) && this.selecting.getAndSet(false)) {
+			this.selectorWakeups.incrementAndGet();
+			this.selector.wakeup();
+		}
+	}
+
+	/** How many times a thread has woken this handler's selector: for tests. */
+	long selectorWakeups() {
+		return this.selectorWakeups.get();
+	}
+
+	/** Whether the loop may be blocked in its selector now: for tests. */
+	boolean isSelecting() {
+		return this.selecting.get();
+	}
+
+	@Override
+	public boolean isCompatible(Class<? extends IoHandle> handleType) {
+		return NioIoHandle.class.isAssignableFrom(handleType);
+	}
+
+	@Override
+	public void prepareToDestroy() {
+		List<Registration> registrations = new ArrayList<>();
+		for (SelectionKey key : this.selector.keys()) {
+			registrations.add((Registration) key.attachment());
+		}
+		for (Registration registration : registrations) {
+			registration.cancel();
+			closeQuietly(registration.handle);
+		}
+	}
+
+	@Override
+	public void destroy() {
+		try {
+			this.selector.close();
+		}
+		catch (IOException ex) {
+			logger.debug("Closing an event loop's selector failed", ex);
+		}
+	}
+
+	private static void closeQuietly(IoHandle handle) {
+		try {
+			handle.close();
+		}
+		catch (Exception ex) {
+			logger.debug("Closing a channel failed", ex);
+		}
+	}
+
+	private static NioIoEvent[] readyEvents() {
+		NioIoEvent[] events = new NioIoEvent[32];
+		for (int ops = 0; ops < events.length; ops++) {
+			events[ops] = new ReadyEvent(NioIoOps.valueOf(ops));
+		}
+		return events;
+	}
+
+	/** The operations a channel is ready for. */
+	private record ReadyEvent(NioIoOps ops) implements NioIoEvent {
+
+	}
+
+	/** One channel's key in the selector; its attachment is the key, as Netty's NIO channels expect. */
+	private static final class Registration implements IoRegistration {
+
+		private final NioIoHandle handle;
+
+		private final AtomicBoolean cancelled = new AtomicBoolean();
+
+		private volatile SelectionKey key;
+
+		Registration(NioIoHandle handle) {
+			this.handle = handle;
+		}
+
+		@Override
+		@SuppressWarnings("unchecked")
+		public <T> T attachment() {
+			return (T) this.key;
+		}
+
+		@Override
+		public long submit(IoOps ops) {
+			if (!isValid()) {
+				return -1;
+			}
+			int interest = ((NioIoOps) ops).value();
+			this.key.interestOps(interest);
+			return interest;
+		}
+
+		@Override
+		public boolean isValid() {
+			return !this.cancelled.get() && this.key.isValid();
+		}
+
+		@Override
+		public boolean cancel() {
+			if (!this.cancelled.compareAndSet(false, true)) {
+				return false;
+			}
+			this.key.cancel();
+			this.handle.unregistered();
+			return true;
+		}
+
+	}
+
+}

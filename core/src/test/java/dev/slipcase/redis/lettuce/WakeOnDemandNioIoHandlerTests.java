@@ -1,0 +1,172 @@
+package dev.slipcase.redis.lettuce;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.KillArgs;
+import io.lettuce.core.RedisChannelHandler;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import io.lettuce.core.resource.ClientResources;
+import io.netty.bootstrap.Bootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandler;
+import io.netty.channel.IoHandlerFactory;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests for {@link WakeOnDemandNioIoHandler} and {@link WakeOnDemandEventLoopGroupProvider}: the
+ * selector is woken once for a task handed to a loop blocked in it and never for one handed to a
+ * busy loop, and Lettuce's connections (commands, pub/sub, a reconnect) run on it against a real
+ * server.
+ */
+class WakeOnDemandNioIoHandlerTests {
+
+	private final RedisServer redis = RedisServers.shared();
+
+	private final List<WakeOnDemandNioIoHandler> handlers = new CopyOnWriteArrayList<>();
+
+	private final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, recordingFactory());
+
+	@AfterEach
+	void shutDown() throws InterruptedException {
+		this.group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+	}
+
+	@Test
+	void aTaskHandedToALoopBlockedInItsSelectorWakesItOnce() throws Exception {
+		this.group.submit(() -> null).get(30, TimeUnit.SECONDS);
+		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
+		for (int i = 0; i < 50; i++) {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+			while (!handler.isSelecting()) {
+				assertThat(System.nanoTime()).as("the idle loop never blocked in its selector").isLessThan(deadline);
+				Thread.onSpinWait();
+			}
+			long before = handler.selectorWakeups();
+			AtomicInteger ran = new AtomicInteger();
+			this.group.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
+			assertThat(ran).hasValue(1);
+			assertThat(handler.selectorWakeups() - before).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void tasksHandedToABusyLoopDoNotWakeItsSelector() throws Exception {
+		CountDownLatch busy = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		this.group.execute(() -> {
+			busy.countDown();
+			await(release);
+		});
+		assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
+		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
+		long before = handler.selectorWakeups();
+		List<Future<?>> tasks = new CopyOnWriteArrayList<>();
+		AtomicInteger ran = new AtomicInteger();
+		for (int i = 0; i < 100; i++) {
+			tasks.add(this.group.submit(ran::incrementAndGet));
+		}
+		release.countDown();
+		for (Future<?> task : tasks) {
+			task.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(ran).hasValue(100);
+		assertThat(handler.selectorWakeups()).isEqualTo(before);
+	}
+
+	@Test
+	void shuttingTheLoopDownClosesTheChannelsStillRegistered() throws Exception {
+		Channel channel = new Bootstrap().group(this.group)
+			.channel(NioSocketChannel.class)
+			.handler(new ChannelInboundHandlerAdapter())
+			.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
+			.sync()
+			.channel();
+		assertThat(channel.isActive()).isTrue();
+		this.group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		assertThat(channel.closeFuture().await(30, TimeUnit.SECONDS)).isTrue();
+		assertThat(channel.isOpen()).isFalse();
+	}
+
+	@Test
+	void aClientConfiguredForCoalescingRunsItsCommandsPubSubAndReconnectsOnTheLoop() throws Exception {
+		ClientResources resources = WriteCoalescing.configure(ClientResources.builder()).build();
+		assertThat(resources.eventLoopGroupProvider()).isInstanceOf(WakeOnDemandEventLoopGroupProvider.class);
+		RedisClient client = RedisClient.create(resources, RedisURI.create(this.redis.endpoint().uri()));
+		EventLoopGroup loops;
+		try (StatefulRedisConnection<String, String> connection = client.connect(StringCodec.UTF8);
+				StatefulRedisPubSubConnection<String, String> subscriber = client.connectPubSub(StringCodec.UTF8)) {
+			Channel channel = ConnectionChannels.channelOf((RedisChannelHandler<?, ?>) connection);
+			loops = (EventLoopGroup) channel.eventLoop().parent();
+			assertThat(channel.eventLoop().submit(() -> Thread.currentThread().getName()).get(30, TimeUnit.SECONDS))
+				.startsWith("slipcase-nioEventLoop");
+
+			LinkedBlockingQueue<String> messages = new LinkedBlockingQueue<>();
+			subscriber.addListener(new RedisPubSubAdapter<>() {
+
+				@Override
+				public void message(String channelName, String message) {
+					messages.add(message);
+				}
+
+			});
+			subscriber.sync().subscribe("wake-on-demand:news");
+			connection.sync().publish("wake-on-demand:news", "first");
+			assertThat(messages.poll(30, TimeUnit.SECONDS)).isEqualTo("first");
+
+			long id = connection.sync().clientId();
+			try (StatefulRedisConnection<String, String> killer = client.connect(StringCodec.UTF8)) {
+				assertThat(killer.sync().clientKill(KillArgs.Builder.id(id))).isEqualTo(1);
+			}
+			connection.sync().set("wake-on-demand:after-reconnect", "yes");
+			assertThat(connection.sync().get("wake-on-demand:after-reconnect")).isEqualTo("yes");
+			Channel reconnected = ConnectionChannels.channelOf((RedisChannelHandler<?, ?>) connection);
+			assertThat(reconnected).isNotSameAs(channel);
+			assertThat(reconnected.eventLoop().parent()).isSameAs(loops);
+		}
+		finally {
+			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			resources.shutdown(0, 2, TimeUnit.SECONDS);
+		}
+		assertThat(loops.terminationFuture().await(30, TimeUnit.SECONDS)).isTrue();
+	}
+
+	private IoHandlerFactory recordingFactory() {
+		IoHandlerFactory factory = WakeOnDemandNioIoHandler.newFactory();
+		return (executor) -> {
+			IoHandler handler = factory.newHandler(executor);
+			this.handlers.add((WakeOnDemandNioIoHandler) handler);
+			return handler;
+		};
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			latch.await(30, TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
