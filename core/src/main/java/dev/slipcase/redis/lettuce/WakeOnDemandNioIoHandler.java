@@ -33,13 +33,16 @@ import org.apache.commons.logging.LogFactory;
  * was set: while callers keep handing commands to a busy loop, each turn of the loop costs an
  * {@code eventfd} write, an {@code eventfd} read and one more {@code epoll_wait} that nobody asked
  * for. Here the loop marks itself as selecting just before it checks its task queue one last time
- * and blocks, and clears the mark as soon as the select returns; a thread that hands the loop a
- * task wakes the selector only when it finds the mark set, and is the only one to do so. A busy
- * loop is never woken: it finds the task when its turn ends.
+ * and blocks, and clears the mark as soon as the poll returns; a thread that hands the loop a task
+ * wakes the selector only when it finds the mark set, and is the only one to do so. A busy loop
+ * (running tasks or handling replies) is never woken: it finds the task when its turn ends.
  * <p>
  * Ready keys are handled inside the select call ({@link Selector#select(Consumer, long)}), so a
- * turn allocates no selected-key set or iterator. A key whose channel was closed meanwhile is
- * skipped and its handle closed, as Netty does. Unlike Netty's handler this one does not rebuild a
+ * turn allocates no selected-key set or iterator; the mark is cleared before the first of them is
+ * handled, since a caller whose reply is handled there hands the loop its next command at once.
+ * <p>
+ * A key whose channel was closed meanwhile is skipped and its handle closed, as Netty does.
+ * Unlike Netty's handler this one does not rebuild a
  * selector that keeps returning early (an old JDK bug on Linux, fixed long before Java 17) and
  * does not support moving a channel from one event loop to another.
  * <p>
@@ -145,6 +148,11 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	}
 
 	private void handleReadyKey(SelectionKey key) {
+		if (this.selecting.get()) {
+			// the poll has returned: from here on the loop is busy, and finds a task handed to it
+			// when its turn ends (a caller whose reply is handled here hands it the next command)
+			this.selecting.lazySet(false);
+		}
 		Registration registration = (Registration) key.attachment();
 		if (!registration.isValid()) {
 			closeQuietly(registration.handle);
@@ -185,7 +193,10 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	public void prepareToDestroy() {
 		List<Registration> registrations = new ArrayList<>();
 		for (SelectionKey key : this.selector.keys()) {
-			registrations.add((Registration) key.attachment());
+			// a cancelled key stays in the set until the next select: its channel is not ours to close
+			if (key.isValid()) {
+				registrations.add((Registration) key.attachment());
+			}
 		}
 		for (Registration registration : registrations) {
 			registration.cancel();
@@ -256,15 +267,18 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 
 		@Override
 		public boolean isValid() {
-			return !this.cancelled.get() && this.key.isValid();
+			SelectionKey current = this.key;
+			// null when the channel's register threw (the JDK attaches before it fails)
+			return !this.cancelled.get() && current != null && current.isValid();
 		}
 
 		@Override
 		public boolean cancel() {
-			if (!this.cancelled.compareAndSet(false, true)) {
+			SelectionKey current = this.key;
+			if (current == null || !this.cancelled.compareAndSet(false, true)) {
 				return false;
 			}
-			this.key.cancel();
+			current.cancel();
 			this.handle.unregistered();
 			return true;
 		}

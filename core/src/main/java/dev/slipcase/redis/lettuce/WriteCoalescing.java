@@ -45,7 +45,10 @@ public final class WriteCoalescing {
 	 * whose NIO event loops wake their selector only when they are about to block in it. Each
 	 * replaces one set earlier: to keep a customizer of your own, pass it to
 	 * {@link #nettyCustomizer(NettyCustomizer)} and set the result instead; to keep your own event
-	 * loops (or another number of I/O threads), set them after this call.
+	 * loops, set them after this call; for another number of I/O threads, set
+	 * {@code new WakeOnDemandEventLoopGroupProvider(n)} after it (with a provider set, Lettuce
+	 * ignores the builder's {@code ioThreadPoolSize} and {@code threadFactoryProvider} for its I/O
+	 * threads).
 	 * @return {@code builder}
 	 */
 	public static ClientResources.Builder configure(ClientResources.Builder builder) {
