@@ -127,11 +127,7 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	private int selectOrBlock(IoHandlerContext context) throws IOException {
 		this.selecting.set(true);
 		try {
-			if (!context.canBlock()) {
-				return this.selector.selectNow(this.readyKeyHandler);
-			}
-			long delayNanos = context.delayNanos(System.nanoTime());
-			long timeoutMillis = (delayNanos + 999_999L) / 1_000_000L;
+			long timeoutMillis = context.canBlock() ? (context.delayNanos(System.nanoTime()) + 999_999L) / 1_000_000L : 0;
 			if (timeoutMillis <= 0) {
 				return this.selector.selectNow(this.readyKeyHandler);
 			}

@@ -2,6 +2,7 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -12,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.KillArgs;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
@@ -24,6 +26,7 @@ import io.lettuce.core.resource.ClientResources;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.EventLoopGroup;
@@ -62,11 +65,7 @@ class WakeOnDemandNioIoHandlerTests {
 		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
 		long first = handler.selectorWakeups();
 		for (int i = 0; i < 50; i++) {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-			while (!handler.isSelecting()) {
-				assertThat(System.nanoTime()).as("the idle loop never blocked in its selector").isLessThan(deadline);
-				Thread.onSpinWait();
-			}
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
 			long before = handler.selectorWakeups();
 			AtomicInteger ran = new AtomicInteger();
 			this.group.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
@@ -82,34 +81,19 @@ class WakeOnDemandNioIoHandlerTests {
 	void tasksHandedToALoopBusyWithAReplyDoNotWakeItsSelector() throws Exception {
 		CountDownLatch reading = new CountDownLatch(1);
 		CountDownLatch handedOver = new CountDownLatch(1);
-		Channel channel = new Bootstrap().group(this.group)
-			.channel(NioSocketChannel.class)
-			.handler(new ChannelInboundHandlerAdapter() {
+		Channel channel = connect(new ChannelInboundHandlerAdapter() {
 
-				@Override
-				public void channelRead(ChannelHandlerContext ctx, Object message) {
-					ReferenceCountUtil.release(message);
-					reading.countDown();
-					await(handedOver);
-				}
+			@Override
+			public void channelRead(ChannelHandlerContext ctx, Object message) {
+				ReferenceCountUtil.release(message);
+				reading.countDown();
+				await(handedOver);
+			}
 
-			})
-			.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
-			.sync()
-			.channel();
+		});
 		channel.writeAndFlush(Unpooled.copiedBuffer("PING\r\n", StandardCharsets.US_ASCII));
 		assertThat(reading.await(30, TimeUnit.SECONDS)).isTrue();
-		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
-		long before = handler.selectorWakeups();
-		List<Future<?>> tasks = new CopyOnWriteArrayList<>();
-		for (int i = 0; i < 100; i++) {
-			tasks.add(this.group.submit(() -> null));
-		}
-		handedOver.countDown();
-		for (Future<?> task : tasks) {
-			task.get(30, TimeUnit.SECONDS);
-		}
-		assertThat(handler.selectorWakeups()).isEqualTo(before);
+		assertThat(selectorWakeupsWhileHandingOverTasksUntil(handedOver)).isZero();
 		channel.close().sync();
 	}
 
@@ -122,29 +106,12 @@ class WakeOnDemandNioIoHandlerTests {
 			await(release);
 		});
 		assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
-		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
-		long before = handler.selectorWakeups();
-		List<Future<?>> tasks = new CopyOnWriteArrayList<>();
-		AtomicInteger ran = new AtomicInteger();
-		for (int i = 0; i < 100; i++) {
-			tasks.add(this.group.submit(ran::incrementAndGet));
-		}
-		release.countDown();
-		for (Future<?> task : tasks) {
-			task.get(30, TimeUnit.SECONDS);
-		}
-		assertThat(ran).hasValue(100);
-		assertThat(handler.selectorWakeups()).isEqualTo(before);
+		assertThat(selectorWakeupsWhileHandingOverTasksUntil(release)).isZero();
 	}
 
 	@Test
 	void shuttingTheLoopDownClosesTheChannelsStillRegistered() throws Exception {
-		Channel channel = new Bootstrap().group(this.group)
-			.channel(NioSocketChannel.class)
-			.handler(new ChannelInboundHandlerAdapter())
-			.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
-			.sync()
-			.channel();
+		Channel channel = connect(new ChannelInboundHandlerAdapter());
 		assertThat(channel.isActive()).isTrue();
 		this.group.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
 		assertThat(channel.closeFuture().await(30, TimeUnit.SECONDS)).isTrue();
@@ -192,6 +159,37 @@ class WakeOnDemandNioIoHandlerTests {
 			resources.shutdown(0, 2, TimeUnit.SECONDS);
 		}
 		assertThat(loops.terminationFuture().await(30, TimeUnit.SECONDS)).isTrue();
+	}
+
+	/**
+	 * Hands the loop, busy until {@code release} is counted down, 100 tasks, then releases it and
+	 * waits for them all to run.
+	 * @return how many times the handing over woke the loop's selector
+	 */
+	private long selectorWakeupsWhileHandingOverTasksUntil(CountDownLatch release) throws Exception {
+		WakeOnDemandNioIoHandler handler = this.handlers.get(0);
+		long before = handler.selectorWakeups();
+		List<Future<?>> tasks = new ArrayList<>();
+		AtomicInteger ran = new AtomicInteger();
+		for (int i = 0; i < 100; i++) {
+			tasks.add(this.group.submit(ran::incrementAndGet));
+		}
+		release.countDown();
+		for (Future<?> task : tasks) {
+			task.get(30, TimeUnit.SECONDS);
+		}
+		assertThat(ran).hasValue(100);
+		return handler.selectorWakeups() - before;
+	}
+
+	/** A channel on the test's loop connected to the server, with {@code handler} in its pipeline. */
+	private Channel connect(ChannelHandler handler) throws InterruptedException {
+		return new Bootstrap().group(this.group)
+			.channel(NioSocketChannel.class)
+			.handler(handler)
+			.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
+			.sync()
+			.channel();
 	}
 
 	private IoHandlerFactory recordingFactory() {
