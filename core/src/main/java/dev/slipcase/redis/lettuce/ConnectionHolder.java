@@ -141,7 +141,7 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 			if (existing != null && !existing.isCompletedExceptionally()) {
 				existing.join().closeAsync();
 			}
-			return this.connector.connect(db);
+			return new OpeningConnection<>(this.connector.connect(db));
 		});
 		if (this.closed) {
 			// close() ran meanwhile: it set the flag before it took the connections, and this put the
@@ -160,53 +160,45 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	 */
 	public <T, C extends AsyncCommand<K, V, T>> C send(int database, C command) {
 		CompletableFuture<StatefulConnection<K, V>> connection = get(database);
-		if (connection.isDone() && !connection.isCompletedExceptionally()) {
-			dispatch(connection.join(), command);
+		if (connection instanceof OpeningConnection<K, V> opening) {
+			opening.send(command);
 		}
 		else {
-			connection.whenComplete((opened, ex) -> {
-				if (ex != null) {
-					command.completeExceptionally(RedisFailures.unwrap(ex));
-				}
-				else {
-					dispatch(opened, command);
-				}
-			});
+			fail(connection, List.of(command));
 		}
 		return command;
 	}
 
 	/**
 	 * Writes {@code commands} to the connection of {@code database} in one write and one flush (on
-	 * a cluster, one per node), at once or as soon as the connection is open; a connection that
-	 * cannot be opened fails every command.
+	 * a cluster, one per node), at once or as soon as the connection is open, after the commands
+	 * sent before them; a connection that cannot be opened fails every command.
 	 */
 	public void send(int database, List<? extends RedisCommand<K, V, ?>> commands) {
 		if (commands.isEmpty()) {
 			return;
 		}
-		get(database).whenComplete((connection, ex) -> {
-			if (ex != null) {
-				commands.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
-				return;
-			}
-			try {
-				connection.dispatch(commands);
-			}
-			catch (RuntimeException dispatchFailure) {
-				commands.forEach((command) -> command.completeExceptionally(dispatchFailure));
-			}
-		});
+		CompletableFuture<StatefulConnection<K, V>> connection = get(database);
+		if (connection instanceof OpeningConnection<K, V> opening) {
+			opening.send(commands);
+		}
+		else {
+			fail(connection, commands);
+		}
 	}
 
-	/** Dispatches {@code command}; one the connection refuses completes with that failure. */
+	/** Fails {@code commands} with the failure of {@code connection}, one that cannot be had (this holder is closed). */
+	private static void fail(CompletableFuture<?> connection, List<? extends RedisCommand<?, ?, ?>> commands) {
+		connection.whenComplete((opened, ex) -> commands.forEach((command) -> command.completeExceptionally(
+				(ex != null) ? RedisFailures.unwrap(ex) : new IllegalStateException("No connection"))));
+	}
+
+	/**
+	 * Dispatches {@code command} after every dispatch that happened before this one, see
+	 * {@link OrderedDispatch}; one the connection refuses completes with that failure.
+	 */
 	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
-		try {
-			connection.dispatch(command);
-		}
-		catch (RuntimeException ex) {
-			command.completeExceptionally(ex);
-		}
+		OrderedDispatch.dispatch(connection, command);
 	}
 
 	/**

@@ -86,14 +86,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
 				return;
 			}
-			try {
-				synchronized (connection) {
-					connection.dispatch(block);
-				}
-			}
-			catch (RuntimeException dispatchFailure) {
-				block.forEach((command) -> command.completeExceptionally(dispatchFailure));
-			}
+			OrderedDispatch.dispatch(connection, block, connection);
 		});
 		return result;
 	}

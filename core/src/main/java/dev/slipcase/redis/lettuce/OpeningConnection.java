@@ -1,0 +1,116 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.protocol.RedisCommand;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A connection being opened, as a future, with the commands sent to it meanwhile held in the
+ * order they were sent: once the connection is open they are dispatched in that order, before the
+ * future completes and before any command sent later; if it cannot be opened each fails with the
+ * cause. A plain future's dependents run in no promised order (in practice the last added first),
+ * so commands that waited on one for the same connection went out in reverse.
+ * <p>
+ * Holds the waiting commands until then; a command owns and releases its own arguments however
+ * it ends. Thread-safe.
+ *
+ * @param <K> the key type of the connection's codec
+ * @param <V> the value type of the connection's codec
+ */
+final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection<K, V>> {
+
+	/** Commands, and lists of commands to dispatch in one write, in the order they were sent. */
+	private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+
+	private boolean settled;
+
+	/** Follows {@code opening}: completes as it does, once the commands waiting on it are dispatched. */
+	OpeningConnection(CompletableFuture<StatefulConnection<K, V>> opening) {
+		opening.whenComplete(this::settle);
+	}
+
+	/** Dispatches {@code command} once the connection is open, after the commands sent before it. */
+	void send(RedisCommand<K, V, ?> command) {
+		sendOrHold(command);
+	}
+
+	/** Dispatches {@code commands} in one write once the connection is open, after the commands sent before them. */
+	void send(List<? extends RedisCommand<K, V, ?>> commands) {
+		sendOrHold(commands);
+	}
+
+	private void sendOrHold(Object commands) {
+		if (!isDone()) {
+			synchronized (this) {
+				if (!this.settled) {
+					this.waiting.add(commands);
+					return;
+				}
+			}
+		}
+		StatefulConnection<K, V> connection = getNow(null);
+		if (connection != null) {
+			dispatch(connection, commands);
+		}
+		else {
+			fail(commands, handle((value, failure) -> failure).join());
+		}
+	}
+
+	private void settle(@Nullable StatefulConnection<K, V> connection, @Nullable Throwable failure) {
+		synchronized (this) {
+			for (Object commands : this.waiting) {
+				if (connection != null) {
+					// at once, on this thread: nothing was dispatched to the connection before them
+					dispatchNow(connection, commands);
+				}
+				else {
+					fail(commands, failure);
+				}
+			}
+			this.waiting.clear();
+			this.settled = true;
+		}
+		if (connection != null) {
+			complete(connection);
+		}
+		else {
+			completeExceptionally(failure);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <K, V> void dispatch(StatefulConnection<K, V> connection, Object commands) {
+		if (commands instanceof List<?> list) {
+			OrderedDispatch.dispatch(connection, (List<? extends RedisCommand<K, V, ?>>) list, null);
+		}
+		else {
+			OrderedDispatch.dispatch(connection, (RedisCommand<K, V, ?>) commands);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static <K, V> void dispatchNow(StatefulConnection<K, V> connection, Object commands) {
+		if (commands instanceof List<?> list) {
+			OrderedDispatch.dispatchNow(connection, (List<? extends RedisCommand<K, V, ?>>) list, null);
+		}
+		else {
+			OrderedDispatch.dispatchNow(connection, (RedisCommand<K, V, ?>) commands);
+		}
+	}
+
+	private static void fail(Object commands, @Nullable Throwable failure) {
+		Throwable cause = RedisFailures.unwrap(failure);
+		if (commands instanceof List<?> list) {
+			list.forEach((command) -> ((RedisCommand<?, ?, ?>) command).completeExceptionally(cause));
+		}
+		else {
+			((RedisCommand<?, ?, ?>) commands).completeExceptionally(cause);
+		}
+	}
+
+}

@@ -1,0 +1,107 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.Collection;
+import java.util.concurrent.RejectedExecutionException;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Dispatches commands to a Lettuce connection so that they leave in the order in which their
+ * dispatches happened, whichever threads made them. Lettuce hands a command to its Netty channel
+ * on the caller's thread, and Netty writes a command handed over on the channel's own event loop
+ * at once, but queues one handed over on any other thread as a task of that loop. A command
+ * dispatched on the loop (a reactive chain that goes on from an earlier reply, say, as a chunked
+ * upload does) therefore overtook the commands other threads had dispatched before it while their
+ * write tasks were still queued: the chunks of one value were appended out of order. Here a
+ * dispatch made on an event loop that has tasks queued is queued behind them, and one made
+ * anywhere else (or on a loop with nothing queued) is dispatched at once, as before.
+ * <p>
+ * A command that the connection refuses completes with that failure. Holds no buffer: a command
+ * owns and releases its own arguments however it ends. Stateless and thread-safe.
+ */
+final class OrderedDispatch {
+
+	private OrderedDispatch() {
+	}
+
+	/** Dispatches {@code command} to {@code connection} after every dispatch that happened before this one. */
+	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		EventExecutor behind = queueToJoin();
+		if (behind == null || !hop(behind, () -> dispatchNow(connection, command))) {
+			dispatchNow(connection, command);
+		}
+	}
+
+	/**
+	 * Dispatches {@code commands} to {@code connection} in one write, after every dispatch that
+	 * happened before this one; {@code lock}, when not {@code null}, is held while they are
+	 * dispatched.
+	 */
+	static <K, V> void dispatch(StatefulConnection<K, V> connection,
+			Collection<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+		EventExecutor behind = queueToJoin();
+		if (behind == null || !hop(behind, () -> dispatchNow(connection, commands, lock))) {
+			dispatchNow(connection, commands, lock);
+		}
+	}
+
+	/**
+	 * The event loop of the calling thread when it has tasks queued (a write handed over by
+	 * another thread may be among them), else {@code null}: dispatching at once keeps the order.
+	 */
+	private static @Nullable EventExecutor queueToJoin() {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current == null || !current.inEventLoop()) {
+			return null;
+		}
+		if (current instanceof SingleThreadEventExecutor singleThread && singleThread.pendingTasks() == 0) {
+			return null;
+		}
+		return current;
+	}
+
+	/** Queues {@code dispatch} on {@code loop}; whether it was taken (a loop shutting down refuses). */
+	private static boolean hop(EventExecutor loop, Runnable dispatch) {
+		try {
+			loop.execute(dispatch);
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			return false;
+		}
+	}
+
+	/** Dispatches {@code command} on the calling thread; one the connection refuses completes with that failure. */
+	static <K, V> void dispatchNow(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		try {
+			connection.dispatch(command);
+		}
+		catch (RuntimeException ex) {
+			command.completeExceptionally(ex);
+		}
+	}
+
+	/** Dispatches {@code commands} in one write on the calling thread, holding {@code lock} if not {@code null}. */
+	static <K, V> void dispatchNow(StatefulConnection<K, V> connection,
+			Collection<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+		try {
+			if (lock != null) {
+				synchronized (lock) {
+					connection.dispatch(commands);
+				}
+			}
+			else {
+				connection.dispatch(commands);
+			}
+		}
+		catch (RuntimeException ex) {
+			commands.forEach((command) -> command.completeExceptionally(ex));
+		}
+	}
+
+}
