@@ -26,7 +26,15 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 	/** Commands, and lists of commands to dispatch in one write, in the order they were sent. */
 	private final ArrayDeque<Object> waiting = new ArrayDeque<>();
 
-	private boolean settled;
+	/**
+	 * Set once the commands that waited are dispatched or failed, after {@link #connection} or
+	 * {@link #failure}: from then on a command is dispatched at once, without the monitor.
+	 */
+	private volatile boolean settled;
+
+	private @Nullable StatefulConnection<K, V> connection;
+
+	private @Nullable Throwable failure;
 
 	/** Follows {@code opening}: completes as it does, once the commands waiting on it are dispatched. */
 	OpeningConnection(CompletableFuture<StatefulConnection<K, V>> opening) {
@@ -44,7 +52,7 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 	}
 
 	private void sendOrHold(Object commands) {
-		if (!isDone()) {
+		if (!this.settled) {
 			synchronized (this) {
 				if (!this.settled) {
 					this.waiting.add(commands);
@@ -52,34 +60,37 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 				}
 			}
 		}
-		StatefulConnection<K, V> connection = getNow(null);
-		if (connection != null) {
-			dispatch(connection, commands);
+		StatefulConnection<K, V> open = this.connection;
+		Throwable cause = this.failure;
+		if (open != null) {
+			dispatch(open, commands);
 		}
 		else {
-			fail(commands, handle((value, failure) -> failure).join());
+			fail(commands, cause);
 		}
 	}
 
-	private void settle(@Nullable StatefulConnection<K, V> connection, @Nullable Throwable failure) {
+	private void settle(@Nullable StatefulConnection<K, V> opened, @Nullable Throwable cause) {
 		synchronized (this) {
 			for (Object commands : this.waiting) {
-				if (connection != null) {
+				if (opened != null) {
 					// at once, on this thread: nothing was dispatched to the connection before them
-					dispatchNow(connection, commands);
+					dispatchNow(opened, commands);
 				}
 				else {
-					fail(commands, failure);
+					fail(commands, cause);
 				}
 			}
 			this.waiting.clear();
+			this.connection = opened;
+			this.failure = cause;
 			this.settled = true;
 		}
-		if (connection != null) {
-			complete(connection);
+		if (opened != null) {
+			complete(opened);
 		}
 		else {
-			completeExceptionally(failure);
+			completeExceptionally(cause);
 		}
 	}
 
@@ -104,7 +115,8 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 	}
 
 	private static void fail(Object commands, @Nullable Throwable failure) {
-		Throwable cause = RedisFailures.unwrap(failure);
+		Throwable cause = (failure != null) ? RedisFailures.unwrap(failure)
+				: new IllegalStateException("The connection could not be opened");
 		if (commands instanceof List<?> list) {
 			list.forEach((command) -> ((RedisCommand<?, ?, ?>) command).completeExceptionally(cause));
 		}
