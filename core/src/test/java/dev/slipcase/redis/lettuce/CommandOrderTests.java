@@ -8,12 +8,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
+import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.protocol.AsyncCommand;
@@ -21,6 +27,7 @@ import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.netty.channel.Channel;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -73,25 +80,55 @@ class CommandOrderTests {
 	void aCommandSentOnTheEventLoopGoesAfterOneAnotherThreadSentBeforeIt() throws Exception {
 		try (ConnectionHolder<byte[], byte[]> holder = holder(connector)) {
 			Channel channel = ConnectionChannels.channelOf((RedisChannelHandler<?, ?>) holder.get().get(10, TimeUnit.SECONDS));
-			assertThat(channel).isNotNull();
-			CountDownLatch firstSent = new CountDownLatch(1);
-			CompletableFuture<AsyncCommand<byte[], byte[], Long>> second = new CompletableFuture<>();
-			// the loop is held until this thread has sent the first part, whose write task then waits behind it
-			channel.eventLoop().execute(() -> {
-				try {
-					assertThat(firstSent.await(10, TimeUnit.SECONDS)).isTrue();
-					second.complete(holder.send(0, append("2")));
-				}
-				catch (Throwable ex) {
-					second.completeExceptionally(ex);
-				}
-			});
-			AsyncCommand<byte[], byte[], Long> first = holder.send(0, append("1"));
-			firstSent.countDown();
-			first.get(10, TimeUnit.SECONDS);
-			second.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
+			appendFromAnotherThreadThenFromTheLoop(holder, channel);
 			assertThat(redis.command("GET", KEY_NAME)).isEqualTo("12");
 		}
+	}
+
+	/** The same on a cluster, where the command goes to the connection of the key's master. */
+	@Test
+	void onAClusterACommandSentOnTheEventLoopGoesAfterOneAnotherThreadSentBeforeIt() throws Exception {
+		RedisCluster cluster = RedisServers.sharedCluster();
+		RedisClusterClient clusterClient = RedisClusterClient
+			.create(cluster.endpoints().stream().map((endpoint) -> RedisURI.create(endpoint.uri())).toList());
+		try (StatefulRedisClusterConnection<byte[], byte[]> connection = clusterClient.connect(ByteArrayCodec.INSTANCE);
+				ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.borrowing(connection, ByteArrayCodec.INSTANCE)) {
+			connection.sync().del(KEY);
+			RedisClusterNode master = connection.getPartitions().getMasterBySlot(SlotHash.getSlot(KEY));
+			Channel channel = ConnectionChannels
+				.channelOf((RedisChannelHandler<?, ?>) connection.getConnection(master.getUri().getHost(),
+						master.getUri().getPort()));
+			appendFromAnotherThreadThenFromTheLoop(holder, channel);
+			assertThat(new String(connection.sync().get(KEY), StandardCharsets.US_ASCII)).isEqualTo("12");
+		}
+		finally {
+			clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+	}
+
+	/**
+	 * Appends "1" from this thread while {@code channel}'s event loop is held, so that its write
+	 * task waits behind it, and then "2" from the loop.
+	 */
+	private static void appendFromAnotherThreadThenFromTheLoop(ConnectionHolder<byte[], byte[]> holder,
+			@Nullable Channel channel) throws Exception {
+		assertThat(channel).isNotNull();
+		CountDownLatch firstSent = new CountDownLatch(1);
+		CompletableFuture<AsyncCommand<byte[], byte[], Long>> second = new CompletableFuture<>();
+		// the loop is held until this thread has sent the first part, whose write task then waits behind it
+		channel.eventLoop().execute(() -> {
+			try {
+				assertThat(firstSent.await(10, TimeUnit.SECONDS)).isTrue();
+				second.complete(holder.send(0, append("2")));
+			}
+			catch (Throwable ex) {
+				second.completeExceptionally(ex);
+			}
+		});
+		AsyncCommand<byte[], byte[], Long> first = holder.send(0, append("1"));
+		firstSent.countDown();
+		first.get(10, TimeUnit.SECONDS);
+		second.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
 	}
 
 	@Test
