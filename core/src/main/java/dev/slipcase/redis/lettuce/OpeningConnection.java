@@ -72,7 +72,10 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 
 	private void settle(@Nullable StatefulConnection<K, V> opened, @Nullable Throwable cause) {
 		synchronized (this) {
-			for (Object commands : this.waiting) {
+			// a command completed here may send another at once, on this thread (a retry, a clean-up):
+			// it joins the end of the queue, which is drained until empty
+			Object commands;
+			while ((commands = this.waiting.poll()) != null) {
 				if (opened != null) {
 					// at once, on this thread: nothing was dispatched to the connection before them
 					dispatchNow(opened, commands);
@@ -81,7 +84,6 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 					fail(commands, cause);
 				}
 			}
-			this.waiting.clear();
 			this.connection = opened;
 			this.failure = cause;
 			this.settled = true;

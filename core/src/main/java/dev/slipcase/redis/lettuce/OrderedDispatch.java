@@ -1,10 +1,14 @@
 package dev.slipcase.redis.lettuce;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.EventLoop;
 import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.SingleThreadEventExecutor;
 import io.netty.util.internal.ThreadExecutorMap;
@@ -18,8 +22,10 @@ import org.jspecify.annotations.Nullable;
  * dispatched on the loop (a reactive chain that goes on from an earlier reply, say, as a chunked
  * upload does) therefore overtook the commands other threads had dispatched before it while their
  * write tasks were still queued: the chunks of one value were appended out of order. Here a
- * dispatch made on an event loop that has tasks queued is queued behind them, and one made
- * anywhere else (or on a loop with nothing queued) is dispatched at once, as before.
+ * dispatch made on the very event loop that the command's channel is on (see
+ * {@link CommandLoops}), while that loop has tasks queued, is queued behind them; any other
+ * dispatch is made at once, as before, so that it joins the channel's queue in its turn (and a
+ * blocking caller on some other executor never waits on a task queued behind itself).
  * <p>
  * A command that the connection refuses completes with that failure. Holds no buffer: a command
  * owns and releases its own arguments however it ends. Stateless and thread-safe.
@@ -31,30 +37,54 @@ final class OrderedDispatch {
 
 	/** Dispatches {@code command} to {@code connection} after every dispatch that happened before this one. */
 	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
-		EventExecutor behind = queueToJoin();
-		if (behind == null || !hop(behind, () -> dispatchNow(connection, command))) {
+		EventExecutor busy = busyCurrentLoop();
+		if (busy == null || CommandLoops.of(connection, command) != busy
+				|| !hop(busy, () -> dispatchNow(connection, command))) {
 			dispatchNow(connection, command);
 		}
 	}
 
 	/**
-	 * Dispatches {@code commands} to {@code connection} in one write, after every dispatch that
-	 * happened before this one; {@code lock}, when not {@code null}, is held while they are
-	 * dispatched.
+	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
+	 * after every dispatch that happened before this one; {@code lock}, when not {@code null}, is
+	 * held while they are dispatched, and the commands are then never split (they go to one
+	 * connection, as a transaction block does).
 	 */
 	static <K, V> void dispatch(StatefulConnection<K, V> connection,
-			Collection<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
-		EventExecutor behind = queueToJoin();
-		if (behind == null || !hop(behind, () -> dispatchNow(connection, commands, lock))) {
+			List<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+		EventExecutor busy = busyCurrentLoop();
+		if (busy == null || commands.isEmpty()) {
 			dispatchNow(connection, commands, lock);
+			return;
+		}
+		if (lock != null || !(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
+			// one channel for all of them
+			if (CommandLoops.of(connection, commands.get(0)) != busy
+					|| !hop(busy, () -> dispatchNow(connection, commands, lock))) {
+				dispatchNow(connection, commands, lock);
+			}
+			return;
+		}
+		// on a cluster, only those bound for a node whose channel is on this loop wait behind its tasks
+		List<RedisCommand<K, V, ?>> here = new ArrayList<>();
+		List<RedisCommand<K, V, ?>> elsewhere = new ArrayList<>();
+		for (RedisCommand<K, V, ?> command : commands) {
+			EventLoop loop = CommandLoops.of(connection, command);
+			(loop == busy ? here : elsewhere).add(command);
+		}
+		if (!elsewhere.isEmpty()) {
+			dispatchNow(connection, elsewhere, null);
+		}
+		if (!here.isEmpty() && !hop(busy, () -> dispatchNow(connection, here, null))) {
+			dispatchNow(connection, here, null);
 		}
 	}
 
 	/**
 	 * The event loop of the calling thread when it has tasks queued (a write handed over by
-	 * another thread may be among them), else {@code null}: dispatching at once keeps the order.
+	 * another thread may be among them), else {@code null}.
 	 */
-	private static @Nullable EventExecutor queueToJoin() {
+	private static @Nullable EventExecutor busyCurrentLoop() {
 		EventExecutor current = ThreadExecutorMap.currentExecutor();
 		if (current == null || !current.inEventLoop()) {
 			return null;

@@ -27,6 +27,7 @@ import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.netty.channel.Channel;
+import io.netty.channel.DefaultEventLoop;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -103,6 +104,41 @@ class CommandOrderTests {
 		}
 		finally {
 			clusterClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		}
+	}
+
+	/**
+	 * A command sent on another event loop, busy with tasks of its own, is handed to the channel's
+	 * loop at once: queued behind the other loop's tasks, it was overtaken by one a plain thread
+	 * sent after it (and a blocking call there would wait on a task queued behind itself).
+	 */
+	@Test
+	void aCommandSentOnAnotherBusyEventLoopGoesBeforeOneSentAfterIt() throws Exception {
+		DefaultEventLoop other = new DefaultEventLoop();
+		try (ConnectionHolder<byte[], byte[]> holder = holder(connector)) {
+			holder.get().get(10, TimeUnit.SECONDS);
+			CountDownLatch release = new CountDownLatch(1);
+			CompletableFuture<AsyncCommand<byte[], byte[], Long>> first = new CompletableFuture<>();
+			other.execute(() -> {
+				try {
+					other.execute(() -> {
+					}); // a task of its own queued behind this one
+					first.complete(holder.send(0, append("1")));
+					assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
+				}
+				catch (Throwable ex) {
+					first.completeExceptionally(ex);
+				}
+			});
+			AsyncCommand<byte[], byte[], Long> sentFirst = first.get(10, TimeUnit.SECONDS);
+			AsyncCommand<byte[], byte[], Long> second = holder.send(0, append("2"));
+			second.get(10, TimeUnit.SECONDS);
+			release.countDown();
+			sentFirst.get(10, TimeUnit.SECONDS);
+			assertThat(redis.command("GET", KEY_NAME)).isEqualTo("12");
+		}
+		finally {
+			other.shutdownGracefully(0, 2, TimeUnit.SECONDS);
 		}
 	}
 

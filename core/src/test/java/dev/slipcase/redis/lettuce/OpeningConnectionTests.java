@@ -44,6 +44,23 @@ class OpeningConnectionTests {
 		assertThat(connection).isCompletedExceptionally();
 	}
 
+	/** A command completed while the waiting ones are failed may send another at once: it is not lost. */
+	@Test
+	void aCommandSentByOneThatFailedWhenTheOpenFailedFailsToo() {
+		IllegalStateException refused = new IllegalStateException("refused");
+		CompletableFuture<StatefulConnection<String, String>> opening = new CompletableFuture<>();
+		OpeningConnection<String, String> connection = new OpeningConnection<>(opening);
+		AsyncCommand<String, String, String> first = ping();
+		AsyncCommand<String, String, String> retry = ping();
+		first.whenComplete((reply, failure) -> connection.send(retry));
+		connection.send(first);
+		opening.completeExceptionally(refused);
+		assertThat(retry).failsWithin(Duration.ZERO)
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.isSameAs(refused);
+	}
+
 	private static AsyncCommand<String, String, String> ping() {
 		return new AsyncCommand<>(new Command<>(CommandType.PING, new StatusOutput<>(StringCodec.UTF8),
 				new CommandArgs<>(StringCodec.UTF8)));
