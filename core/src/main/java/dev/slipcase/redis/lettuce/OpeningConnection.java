@@ -70,23 +70,32 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 		}
 	}
 
+	/**
+	 * Dispatches (or fails) the waiting commands in order, outside the monitor: a dispatch may take
+	 * a while (on a cluster Lettuce may wait for a node connection to open), and a sender must not
+	 * wait for it, least of all an event loop that the dispatch needs. A command sent meanwhile (or
+	 * by a command completed here, on this thread) joins the end of the queue; only once the queue
+	 * is found empty are sends made at once.
+	 */
 	private void settle(@Nullable StatefulConnection<K, V> opened, @Nullable Throwable cause) {
-		synchronized (this) {
-			// a command completed here may send another at once, on this thread (a retry, a clean-up):
-			// it joins the end of the queue, which is drained until empty
+		while (true) {
 			Object commands;
-			while ((commands = this.waiting.poll()) != null) {
-				if (opened != null) {
-					// at once, on this thread: nothing was dispatched to the connection before them
-					dispatchNow(opened, commands);
-				}
-				else {
-					fail(commands, cause);
+			synchronized (this) {
+				commands = this.waiting.poll();
+				if (commands == null) {
+					this.connection = opened;
+					this.failure = cause;
+					this.settled = true;
+					break;
 				}
 			}
-			this.connection = opened;
-			this.failure = cause;
-			this.settled = true;
+			if (opened != null) {
+				// at once, on this thread: nothing was dispatched to the connection before them
+				dispatchNow(opened, commands);
+			}
+			else {
+				fail(commands, cause);
+			}
 		}
 		if (opened != null) {
 			complete(opened);

@@ -1,10 +1,17 @@
 package dev.slipcase.redis.lettuce;
 
+import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
+import dev.slipcase.redis.test.Wait;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
@@ -59,6 +66,60 @@ class OpeningConnectionTests {
 			.withThrowableOfType(ExecutionException.class)
 			.havingCause()
 			.isSameAs(refused);
+	}
+
+	/**
+	 * The waiting commands are dispatched with no lock held: a dispatch that takes a while (on a
+	 * cluster, Lettuce may wait for a node's connection to open) held up every sender, and the
+	 * event loop the dispatch was waiting for could be one of them.
+	 */
+	@Test
+	void aSenderDoesNotWaitForTheDispatchOfTheCommandsThatWaited() throws Exception {
+		CountDownLatch secondSent = new CountDownLatch(1);
+		List<Object> dispatched = new CopyOnWriteArrayList<>();
+		StatefulConnection<String, String> slow = dispatching((command) -> {
+			dispatched.add(command);
+			if (dispatched.size() == 1) {
+				// the first dispatch lasts until the other thread's send has returned
+				try {
+					secondSent.await(10, TimeUnit.SECONDS);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+			}
+		});
+		CompletableFuture<StatefulConnection<String, String>> opening = new CompletableFuture<>();
+		OpeningConnection<String, String> connection = new OpeningConnection<>(opening);
+		AsyncCommand<String, String, String> first = ping();
+		AsyncCommand<String, String, String> second = ping();
+		connection.send(first);
+		CompletableFuture<Void> settling = CompletableFuture.runAsync(() -> opening.complete(slow));
+		Wait.until(Duration.ofSeconds(10), "the first dispatch", () -> !dispatched.isEmpty());
+		CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> connection.send(second));
+		sending.get(5, TimeUnit.SECONDS);
+		secondSent.countDown();
+		settling.get(10, TimeUnit.SECONDS);
+		assertThat(dispatched).containsExactly(first, second);
+		assertThat(connection).isCompletedWithValue(slow);
+	}
+
+	/** A connection that only takes commands, each handed to {@code dispatch}. */
+	@SuppressWarnings("unchecked")
+	private static StatefulConnection<String, String> dispatching(Consumer<Object> dispatch) {
+		return (StatefulConnection<String, String>) Proxy.newProxyInstance(OpeningConnectionTests.class.getClassLoader(),
+				new Class<?>[] { StatefulConnection.class }, (proxy, method, args) -> {
+					if (method.getName().equals("dispatch")) {
+						if (args[0] instanceof Collection<?> commands) {
+							commands.forEach(dispatch);
+						}
+						else {
+							dispatch.accept(args[0]);
+						}
+						return args[0];
+					}
+					throw new UnsupportedOperationException(method.getName());
+				});
 	}
 
 	private static AsyncCommand<String, String, String> ping() {
