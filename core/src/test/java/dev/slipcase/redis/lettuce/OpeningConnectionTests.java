@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
@@ -94,12 +96,19 @@ class OpeningConnectionTests {
 		AsyncCommand<String, String, String> first = ping();
 		AsyncCommand<String, String, String> second = ping();
 		connection.send(first);
-		CompletableFuture<Void> settling = CompletableFuture.runAsync(() -> opening.complete(slow));
-		Wait.until(Duration.ofSeconds(10), "the first dispatch", () -> !dispatched.isEmpty());
-		CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> connection.send(second));
-		sending.get(5, TimeUnit.SECONDS);
-		secondSent.countDown();
-		settling.get(10, TimeUnit.SECONDS);
+		// threads of their own: on two cores the common pool has one, which the settling would hold
+		ExecutorService threads = Executors.newFixedThreadPool(2);
+		try {
+			CompletableFuture<Void> settling = CompletableFuture.runAsync(() -> opening.complete(slow), threads);
+			Wait.until(Duration.ofSeconds(10), "the first dispatch", () -> !dispatched.isEmpty());
+			CompletableFuture<Void> sending = CompletableFuture.runAsync(() -> connection.send(second), threads);
+			sending.get(5, TimeUnit.SECONDS);
+			secondSent.countDown();
+			settling.get(10, TimeUnit.SECONDS);
+		}
+		finally {
+			threads.shutdownNow();
+		}
 		assertThat(dispatched).containsExactly(first, second);
 		assertThat(connection).isCompletedWithValue(slow);
 	}
