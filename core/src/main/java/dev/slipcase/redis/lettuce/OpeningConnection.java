@@ -23,8 +23,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection<K, V>> {
 
-	/** Commands, and lists of commands to dispatch in one write, in the order they were sent. */
-	private final ArrayDeque<Object> waiting = new ArrayDeque<>();
+	/** What was sent while the connection opened, in the order it was sent. */
+	private final ArrayDeque<Held<K, V>> waiting = new ArrayDeque<>();
 
 	/**
 	 * Set once the commands that waited are dispatched or failed, after {@link #connection} or
@@ -43,31 +43,42 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 
 	/** Dispatches {@code command} once the connection is open, after the commands sent before it. */
 	void send(RedisCommand<K, V, ?> command) {
-		sendOrHold(command);
+		if (!this.settled && hold(new OneCommand<>(command))) {
+			return;
+		}
+		StatefulConnection<K, V> open = this.connection;
+		if (open != null) {
+			OrderedDispatch.dispatch(open, command);
+		}
+		else {
+			new OneCommand<>(command).fail(this.failure);
+		}
 	}
 
 	/** Dispatches {@code commands} in one write once the connection is open, after the commands sent before them. */
 	void send(List<? extends RedisCommand<K, V, ?>> commands) {
-		sendOrHold(commands);
-	}
-
-	private void sendOrHold(Object commands) {
-		if (!this.settled) {
-			synchronized (this) {
-				if (!this.settled) {
-					this.waiting.add(commands);
-					return;
-				}
-			}
+		if (!this.settled && hold(new CommandList<>(commands))) {
+			return;
 		}
 		StatefulConnection<K, V> open = this.connection;
-		Throwable cause = this.failure;
 		if (open != null) {
-			dispatch(open, commands);
+			OrderedDispatch.dispatch(open, commands, null);
 		}
 		else {
-			fail(commands, cause);
+			new CommandList<>(commands).fail(this.failure);
 		}
+	}
+
+	/**
+	 * Queues {@code sent} while the connection is not settled (nothing allocated for a send made
+	 * after that); whether it was queued.
+	 */
+	private synchronized boolean hold(Held<K, V> sent) {
+		if (this.settled) {
+			return false;
+		}
+		this.waiting.add(sent);
+		return true;
 	}
 
 	/**
@@ -79,10 +90,10 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 	 */
 	private void settle(@Nullable StatefulConnection<K, V> opened, @Nullable Throwable cause) {
 		while (true) {
-			Object commands;
+			Held<K, V> sent;
 			synchronized (this) {
-				commands = this.waiting.poll();
-				if (commands == null) {
+				sent = this.waiting.poll();
+				if (sent == null) {
 					this.connection = opened;
 					this.failure = cause;
 					this.settled = true;
@@ -91,10 +102,10 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 			}
 			if (opened != null) {
 				// at once, on this thread: nothing was dispatched to the connection before them
-				dispatchNow(opened, commands);
+				sent.dispatchNow(opened);
 			}
 			else {
-				fail(commands, cause);
+				sent.fail(cause);
 			}
 		}
 		if (opened != null) {
@@ -105,35 +116,50 @@ final class OpeningConnection<K, V> extends CompletableFuture<StatefulConnection
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static <K, V> void dispatch(StatefulConnection<K, V> connection, Object commands) {
-		if (commands instanceof List<?> list) {
-			OrderedDispatch.dispatch(connection, (List<? extends RedisCommand<K, V, ?>>) list, null);
-		}
-		else {
-			OrderedDispatch.dispatch(connection, (RedisCommand<K, V, ?>) commands);
-		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static <K, V> void dispatchNow(StatefulConnection<K, V> connection, Object commands) {
-		if (commands instanceof List<?> list) {
-			OrderedDispatch.dispatchNow(connection, (List<? extends RedisCommand<K, V, ?>>) list, null);
-		}
-		else {
-			OrderedDispatch.dispatchNow(connection, (RedisCommand<K, V, ?>) commands);
-		}
-	}
-
-	private static void fail(Object commands, @Nullable Throwable failure) {
-		Throwable cause = (failure != null) ? RedisFailures.unwrap(failure)
+	/** The failure to complete a command with when the connection could not be opened. */
+	private static Throwable failureOf(@Nullable Throwable failure) {
+		return (failure != null) ? RedisFailures.unwrap(failure)
 				: new IllegalStateException("The connection could not be opened");
-		if (commands instanceof List<?> list) {
-			list.forEach((command) -> ((RedisCommand<?, ?, ?>) command).completeExceptionally(cause));
+	}
+
+	/** A send held while the connection opens: one command, or a list of commands to dispatch in one write. */
+	private sealed interface Held<K, V> permits OneCommand, CommandList {
+
+		/** Dispatches on the calling thread at once. */
+		void dispatchNow(StatefulConnection<K, V> connection);
+
+		/** Completes every command with the open's failure. */
+		void fail(@Nullable Throwable failure);
+
+	}
+
+	private record OneCommand<K, V>(RedisCommand<K, V, ?> command) implements Held<K, V> {
+
+		@Override
+		public void dispatchNow(StatefulConnection<K, V> connection) {
+			OrderedDispatch.dispatchNow(connection, this.command);
 		}
-		else {
-			((RedisCommand<?, ?, ?>) commands).completeExceptionally(cause);
+
+		@Override
+		public void fail(@Nullable Throwable failure) {
+			this.command.completeExceptionally(failureOf(failure));
 		}
+
+	}
+
+	private record CommandList<K, V>(List<? extends RedisCommand<K, V, ?>> commands) implements Held<K, V> {
+
+		@Override
+		public void dispatchNow(StatefulConnection<K, V> connection) {
+			OrderedDispatch.dispatchNow(connection, this.commands, null);
+		}
+
+		@Override
+		public void fail(@Nullable Throwable failure) {
+			Throwable cause = failureOf(failure);
+			this.commands.forEach((command) -> command.completeExceptionally(cause));
+		}
+
 	}
 
 }

@@ -45,11 +45,7 @@ class OpeningConnectionTests {
 		AsyncCommand<String, String, String> alsoAfter = ping();
 		connection.send(after);
 		connection.send(List.of(alsoAfter));
-		assertThat(List.of(before, after, alsoAfter)).allSatisfy((command) -> assertThat(command)
-			.failsWithin(Duration.ZERO)
-			.withThrowableOfType(ExecutionException.class)
-			.havingCause()
-			.isSameAs(refused));
+		assertThat(List.of(before, after, alsoAfter)).allSatisfy((command) -> assertFailedWith(command, refused));
 		assertThat(connection).isCompletedExceptionally();
 	}
 
@@ -64,10 +60,7 @@ class OpeningConnectionTests {
 		first.whenComplete((reply, failure) -> connection.send(retry));
 		connection.send(first);
 		opening.completeExceptionally(refused);
-		assertThat(retry).failsWithin(Duration.ZERO)
-			.withThrowableOfType(ExecutionException.class)
-			.havingCause()
-			.isSameAs(refused);
+		assertFailedWith(retry, refused);
 	}
 
 	/**
@@ -111,6 +104,13 @@ class OpeningConnectionTests {
 		}
 		assertThat(dispatched).containsExactly(first, second);
 		assertThat(connection).isCompletedWithValue(slow);
+	}
+
+	private static void assertFailedWith(AsyncCommand<?, ?, ?> command, Throwable cause) {
+		assertThat(command).failsWithin(Duration.ZERO)
+			.withThrowableOfType(ExecutionException.class)
+			.havingCause()
+			.isSameAs(cause);
 	}
 
 	/** A connection that only takes commands, each handed to {@code dispatch}. */
