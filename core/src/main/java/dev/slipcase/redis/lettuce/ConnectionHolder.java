@@ -194,14 +194,6 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	}
 
 	/**
-	 * Dispatches {@code command} after every dispatch that happened before this one, see
-	 * {@link OrderedDispatch}; one the connection refuses completes with that failure.
-	 */
-	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
-		OrderedDispatch.dispatch(connection, command);
-	}
-
-	/**
 	 * Whether a connection (or one being opened) can take commands: not failed to open, and not
 	 * disconnected for good. A connection that reconnects by itself (Lettuce's default) stays in
 	 * use while it reconnects, its commands queued and retried; one without auto-reconnect is

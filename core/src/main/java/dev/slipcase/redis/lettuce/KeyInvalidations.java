@@ -418,13 +418,14 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	/**
-	 * Sends a binary command on the string connection (a command encodes its own arguments), as
-	 * {@link ConnectionHolder} does: one the connection refuses completes with that failure.
+	 * Sends a binary command on the string connection (a command encodes its own arguments) in the
+	 * order of sends, as {@link ConnectionHolder} does: one the connection refuses completes with
+	 * that failure.
 	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
 	private static void dispatch(StatefulRedisConnection<String, String> connection,
 			SentOnceCommand<byte[], byte[], ?> command) {
-		ConnectionHolder.dispatch((StatefulRedisConnection) connection, command);
+		OrderedDispatch.dispatch((StatefulRedisConnection) connection, command);
 	}
 
 	/** The longest a {@link #write} should be waited for: the connection's command timeout. */
