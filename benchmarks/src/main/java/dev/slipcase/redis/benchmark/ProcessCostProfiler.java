@@ -29,7 +29,8 @@ import org.openjdk.jmh.results.ScalarResult;
  * Secondary results per iteration, each divided by the iteration's operations times the commands
  * each operation sends (option {@code commands}, 1 by default):
  * {@code ·syscalls.client.writes} and {@code .reads}, {@code ·syscalls.server.writes} and
- * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command),
+ * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command), of which the
+ * kernel's ({@code stime}) {@code ·cpu.client.kernel} and {@code ·cpu.server.kernel},
  * {@code ·switches.client} and {@code ·switches.server}:
  * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -prof dev.slipcase.redis.benchmark.ProcessCostProfiler:commands=2</pre>
  * The JVM's counts include its other threads (wake-ups between caller threads and the event loop
@@ -51,12 +52,19 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	/** Server CPU time per command, µs. */
 	public static final String SERVER_CPU = "·cpu.server";
 
+	/** Client CPU time per command spent in the kernel (system time), µs. */
+	public static final String CLIENT_KERNEL_CPU = "·cpu.client.kernel";
+
+	/** Server CPU time per command spent in the kernel (system time), µs. */
+	public static final String SERVER_KERNEL_CPU = "·cpu.server.kernel";
+
 	/** Client context switches per command. */
 	public static final String CLIENT_SWITCHES = "·switches.client";
 
 	/** The name of every result this profiler reports, in the order it reports them. */
 	public static final List<String> METRICS = List.of(CLIENT_WRITES, "·syscalls.client.reads", CLIENT_CPU,
-			CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, "·switches.server");
+			CLIENT_KERNEL_CPU, CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, SERVER_KERNEL_CPU,
+			"·switches.server");
 
 	/** Linux's {@code USER_HZ}: {@code /proc} counts CPU time in hundredths of a second. */
 	private static final double MICROS_PER_TICK = 10_000;
@@ -144,14 +152,17 @@ public final class ProcessCostProfiler implements InternalProfiler {
 			results.add(new ScalarResult("·cpu." + side,
 					(after.cpuTicks() - before.cpuTicks()) * MICROS_PER_TICK / (double) commands, "us/cmd",
 					AggregationPolicy.AVG));
+			results.add(new ScalarResult("·cpu." + side + ".kernel",
+					(after.kernelTicks() - before.kernelTicks()) * MICROS_PER_TICK / (double) commands, "us/cmd",
+					AggregationPolicy.AVG));
 		}
 		results.add(new ScalarResult("·switches." + side, after.switchesSince(before) / (double) commands,
 				"switches/cmd", AggregationPolicy.AVG));
 	}
 
 	/**
-	 * The counts of {@code pid}: {@code syscw} and {@code syscr}, CPU ticks (user and system,
-	 * {@code /proc/<pid>/stat}, -1 when unreadable) and each thread's context switches (voluntary
+	 * The counts of {@code pid}: {@code syscw} and {@code syscr}, CPU ticks (user and system, and
+	 * system alone, {@code /proc/<pid>/stat}, -1 when unreadable) and each thread's context switches (voluntary
 	 * and not); {@code null} when the system calls cannot be read.
 	 */
 	static @Nullable Counts read(long pid) {
@@ -167,24 +178,32 @@ public final class ProcessCostProfiler implements InternalProfiler {
 					reads = Long.parseLong(line.substring(6).trim());
 				}
 			}
-			return (writes >= 0 && reads >= 0) ? new Counts(writes, reads, cpuTicks(process), switches(process)) : null;
+			return (writes >= 0 && reads >= 0) ? counts(writes, reads, process) : null;
 		}
 		catch (IOException | RuntimeException ex) {
 			return null;
 		}
 	}
 
-	/** utime + stime of the whole process, fields 14 and 15 of its {@code stat} (after the command in parentheses). */
-	private static long cpuTicks(Path process) {
+	/**
+	 * The counts with the CPU time of the whole process: utime and stime, fields 14 and 15 of its
+	 * {@code stat} (after the command in parentheses), -1 each when unreadable.
+	 */
+	private static Counts counts(long writes, long reads, Path process) {
+		long user = -1;
+		long kernel = -1;
 		try {
 			String stat = Files.readString(process.resolve("stat"));
 			String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
 			// fields[0] is field 3 (state): utime is field 14, stime field 15
-			return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			user = Long.parseLong(fields[11]);
+			kernel = Long.parseLong(fields[12]);
 		}
 		catch (IOException | RuntimeException ex) {
-			return -1;
+			// no CPU time to report
 		}
+		return new Counts(writes, reads, (user >= 0 && kernel >= 0) ? user + kernel : -1, kernel,
+				switches(process));
 	}
 
 	/** Context switches of each live thread of the process, by thread id. */
@@ -218,9 +237,10 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	 * @param writes write-like system calls
 	 * @param reads read-like system calls
 	 * @param cpuTicks user and system CPU time in ticks, or -1
+	 * @param kernelTicks system CPU time in ticks, or -1
 	 * @param switchesByThread context switches of each live thread, by thread id
 	 */
-	record Counts(long writes, long reads, long cpuTicks, Map<String, Long> switchesByThread) {
+	record Counts(long writes, long reads, long cpuTicks, long kernelTicks, Map<String, Long> switchesByThread) {
 
 		/**
 		 * The context switches since {@code before} of the threads alive at both moments: a thread

@@ -49,6 +49,9 @@ class ProcessCostProfilerTests {
 		// a lone caller parks for every reply: at least one switch per command in the client
 		assertThat(secondary.get("·switches.client").getScore()).isGreaterThanOrEqualTo(0.9);
 		assertThat(secondary.get("·cpu.client").getScore()).isPositive();
+		// the kernel's share of each side's CPU time is part of it
+		assertThat(secondary.get("·cpu.client.kernel").getScore()).isBetween(0.0, secondary.get("·cpu.client").getScore());
+		assertThat(secondary.get("·cpu.server.kernel").getScore()).isBetween(0.0, secondary.get("·cpu.server").getScore());
 	}
 
 }
