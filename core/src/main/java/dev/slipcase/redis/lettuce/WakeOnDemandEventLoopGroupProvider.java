@@ -1,5 +1,7 @@
 package dev.slipcase.redis.lettuce;
 
+import java.time.Duration;
+
 import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
 import io.lettuce.core.resource.Transports;
 import io.netty.channel.EventLoopGroup;
@@ -23,9 +25,27 @@ import io.netty.util.concurrent.EventExecutorGroup;
  */
 public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGroupProvider {
 
-	/** A provider of {@code ioThreads} threads per group. */
+	private final Duration busyPoll;
+
+	/** A provider of {@code ioThreads} threads per group, whose loops poll for the default while before they block. */
 	public WakeOnDemandEventLoopGroupProvider(int ioThreads) {
+		this(ioThreads, WakeOnDemandNioIoHandler.DEFAULT_BUSY_POLL);
+	}
+
+	/**
+	 * A provider of {@code ioThreads} threads per group.
+	 * @param busyPoll how long a loop that ran out of work polls before it blocks (see
+	 * {@link WakeOnDemandNioIoHandler}); {@link Duration#ZERO} to block at once
+	 */
+	public WakeOnDemandEventLoopGroupProvider(int ioThreads, Duration busyPoll) {
 		super(ioThreads);
+		WakeOnDemandNioIoHandler.newFactory(busyPoll); // refuses a negative one here rather than at the first connect
+		this.busyPoll = busyPoll;
+	}
+
+	/** How long a loop that ran out of work polls before it blocks. */
+	public Duration busyPoll() {
+		return this.busyPoll;
 	}
 
 	@Override
@@ -34,7 +54,7 @@ public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGr
 		if (Transports.socketChannelClass() == NioSocketChannel.class
 				&& MultiThreadIoEventLoopGroup.class.isAssignableFrom(type)) {
 			return new MultiThreadIoEventLoopGroup(numberOfThreads,
-					threadFactoryProvider.getThreadFactory("slipcase-nioEventLoop"), WakeOnDemandNioIoHandler.newFactory());
+					threadFactoryProvider.getThreadFactory("slipcase-nioEventLoop"), WakeOnDemandNioIoHandler.newFactory(this.busyPoll));
 		}
 		return super.doCreateEventLoopGroup(type, numberOfThreads, threadFactoryProvider);
 	}

@@ -6,6 +6,7 @@ import java.nio.channels.ClosedSelectorException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.spi.SelectorProvider;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,6 +42,15 @@ import org.apache.commons.logging.LogFactory;
  * turn allocates no selected-key set or iterator; the mark is cleared before the first of them is
  * handled, since a caller whose reply is handled there hands the loop its next command at once.
  * <p>
+ * Before it blocks, the loop polls its selector without blocking for a short while (the
+ * <em>busy poll</em>, 20 µs by default, never past a scheduled task's
+ * time), looking for a ready channel or a task handed over: a reply that arrives or a command that
+ * a caller sends within it is handled without the loop going to sleep and being woken again (a
+ * context switch, and the caller's {@code eventfd} write). While a caller waits for each reply, as
+ * a blocking one does, that hand-off is much of what a command costs. The poll spends up to that
+ * long of one core each time the loop runs out of work; with {@link Duration#ZERO} the loop
+ * blocks at once, as Netty's does.
+ * <p>
  * A key whose channel was closed meanwhile is skipped and its handle closed, as Netty does.
  * Unlike Netty's handler this one does not rebuild a
  * selector that keeps returning early (an old JDK bug on Linux, fixed long before Java 17) and
@@ -57,7 +67,12 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/** The events handed to a channel, by ready-operation bits ({@code OP_ACCEPT} is the highest, 16). */
 	private static final NioIoEvent[] EVENTS = readyEvents();
 
+	/** The default {@linkplain #newFactory(Duration) busy poll}: 20 µs. */
+	public static final Duration DEFAULT_BUSY_POLL = Duration.ofNanos(20_000);
+
 	private final ThreadAwareExecutor executor;
+
+	private final long busyPollNanos;
 
 	private final Selector selector;
 
@@ -68,22 +83,38 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 
 	private final Consumer<SelectionKey> readyKeyHandler = this::handleReadyKey;
 
-	private WakeOnDemandNioIoHandler(ThreadAwareExecutor executor, SelectorProvider provider) throws IOException {
+	private WakeOnDemandNioIoHandler(ThreadAwareExecutor executor, SelectorProvider provider, long busyPollNanos)
+			throws IOException {
 		this.executor = executor;
+		this.busyPollNanos = busyPollNanos;
 		this.selector = provider.openSelector();
 	}
 
 	/**
 	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
-	 * {@code MultiThreadIoEventLoopGroup}.
+	 * {@code MultiThreadIoEventLoopGroup}, with the default busy poll.
 	 */
 	public static IoHandlerFactory newFactory() {
-		return WakeOnDemandNioIoHandler::open;
+		return newFactory(DEFAULT_BUSY_POLL);
 	}
 
-	private static IoHandler open(ThreadAwareExecutor executor) {
+	/**
+	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
+	 * {@code MultiThreadIoEventLoopGroup}.
+	 * @param busyPoll how long a loop that ran out of work polls before it blocks;
+	 * {@link Duration#ZERO} to block at once
+	 */
+	public static IoHandlerFactory newFactory(Duration busyPoll) {
+		if (busyPoll.isNegative()) {
+			throw new IllegalArgumentException("The busy poll must not be negative: " + busyPoll);
+		}
+		long busyPollNanos = busyPoll.toNanos();
+		return (executor) -> open(executor, busyPollNanos);
+	}
+
+	private static IoHandler open(ThreadAwareExecutor executor, long busyPollNanos) {
 		try {
-			return new WakeOnDemandNioIoHandler(executor, SelectorProvider.provider());
+			return new WakeOnDemandNioIoHandler(executor, SelectorProvider.provider(), busyPollNanos);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Could not open a selector for an event loop: " + ex, ex);
@@ -107,6 +138,12 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 			if (!context.canBlock()) {
 				return this.selector.selectNow(this.readyKeyHandler);
 			}
+			if (this.busyPollNanos > 0) {
+				int ready = busyPoll(context);
+				if (ready != 0 || !context.canBlock()) {
+					return ready;
+				}
+			}
 			return selectOrBlock(context);
 		}
 		catch (ClosedSelectorException ex) {
@@ -116,6 +153,24 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 			// as Netty's loop does: log and go on, the keys still ready are selected again next turn
 			logger.warn("Selecting or handling ready channels failed", ex);
 			return 0;
+		}
+	}
+
+	/**
+	 * Polls without blocking until a channel is ready, a task is handed over, the busy poll is
+	 * over or a scheduled task is due. No one wakes the selector meanwhile: the loop is not marked
+	 * as selecting, and finds a task handed over by checking its queue between polls.
+	 * @return the number of channels handled, 0 when none was ready
+	 */
+	private int busyPoll(IoHandlerContext context) throws IOException {
+		long start = System.nanoTime();
+		long pollNanos = Math.min(this.busyPollNanos, context.delayNanos(start));
+		while (true) {
+			int ready = this.selector.selectNow(this.readyKeyHandler);
+			if (ready != 0 || !context.canBlock() || System.nanoTime() - start >= pollNanos) {
+				return ready;
+			}
+			Thread.onSpinWait();
 		}
 	}
 

@@ -39,6 +39,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * Tests for {@link WakeOnDemandNioIoHandler} and {@link WakeOnDemandEventLoopGroupProvider}: the
@@ -52,7 +53,8 @@ class WakeOnDemandNioIoHandlerTests {
 
 	private final List<WakeOnDemandNioIoHandler> handlers = new CopyOnWriteArrayList<>();
 
-	private final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1, recordingFactory());
+	private final MultiThreadIoEventLoopGroup group = new MultiThreadIoEventLoopGroup(1,
+			recordingFactory(WakeOnDemandNioIoHandler.DEFAULT_BUSY_POLL));
 
 	@AfterEach
 	void shutDown() throws InterruptedException {
@@ -107,6 +109,56 @@ class WakeOnDemandNioIoHandlerTests {
 		});
 		assertThat(busy.await(30, TimeUnit.SECONDS)).isTrue();
 		assertThat(selectorWakeupsWhileHandingOverTasksUntil(release)).isZero();
+	}
+
+	/**
+	 * A loop that ran out of work polls before it blocks: a task handed over meanwhile is found
+	 * between polls, and no one wakes the selector (a loop that blocked at once was woken for each,
+	 * see above).
+	 */
+	@Test
+	void tasksHandedToALoopWhileItPollsDoNotWakeItsSelector() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1, recordingFactory(Duration.ofSeconds(30)));
+		try {
+			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
+			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
+			for (int i = 0; i < 50; i++) {
+				AtomicInteger ran = new AtomicInteger();
+				polling.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
+				assertThat(ran).hasValue(1);
+			}
+			assertThat(handler.selectorWakeups()).isZero();
+			assertThat(handler.isSelecting()).isFalse();
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/** The poll ends: a loop with nothing to do blocks in its selector once it has polled for its while. */
+	@Test
+	void aLoopBlocksInItsSelectorOnceItHasPolledForItsWhile() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1, recordingFactory(Duration.ofMillis(50)));
+		try {
+			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
+			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+			AtomicInteger ran = new AtomicInteger();
+			polling.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
+			assertThat(ran).hasValue(1);
+			assertThat(handler.selectorWakeups()).isOne();
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void aNegativeBusyPollIsRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> WakeOnDemandNioIoHandler.newFactory(Duration.ofNanos(-1)))
+			.withMessageContaining("must not be negative");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new WakeOnDemandEventLoopGroupProvider(1, Duration.ofNanos(-1)));
 	}
 
 	@Test
@@ -192,8 +244,8 @@ class WakeOnDemandNioIoHandlerTests {
 			.channel();
 	}
 
-	private IoHandlerFactory recordingFactory() {
-		IoHandlerFactory factory = WakeOnDemandNioIoHandler.newFactory();
+	private IoHandlerFactory recordingFactory(Duration busyPoll) {
+		IoHandlerFactory factory = WakeOnDemandNioIoHandler.newFactory(busyPoll);
 		return (executor) -> {
 			IoHandler handler = factory.newHandler(executor);
 			this.handlers.add((WakeOnDemandNioIoHandler) handler);
