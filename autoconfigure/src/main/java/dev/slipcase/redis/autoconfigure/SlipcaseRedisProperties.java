@@ -258,12 +258,28 @@ public class SlipcaseRedisProperties {
 		 */
 		private boolean enabled = true;
 
+		/**
+		 * How long an event loop of Slipcase's (those of Boot's connections too, where Lettuce
+		 * uses NIO) polls for a reply or a caller's command before it blocks once it has run out of
+		 * work: one that comes meanwhile costs no sleep and wake-up. Spends up to that long of a
+		 * core each time a loop runs out of work; 0 to block at once.
+		 */
+		private Duration busyPoll = Duration.ofNanos(20_000);
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public Duration getBusyPoll() {
+			return this.busyPoll;
+		}
+
+		public void setBusyPoll(Duration busyPoll) {
+			this.busyPoll = busyPoll;
 		}
 
 	}

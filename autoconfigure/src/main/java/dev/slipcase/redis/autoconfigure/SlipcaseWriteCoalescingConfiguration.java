@@ -1,5 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
+import java.time.Duration;
+
 import dev.slipcase.redis.lettuce.WriteCoalescing;
 import io.lettuce.core.resource.ClientResources;
 
@@ -17,6 +19,7 @@ import org.springframework.core.Ordered;
  * {@code slipcase.redis.write-coalescing.enabled=false} the resources are marked so that Slipcase's
  * templates leave them as they are too. Coalescing also puts the resources' NIO connections on
  * Slipcase's event loops, which wake their selector only when they are about to block in it
+ * and poll for {@code slipcase.redis.write-coalescing.busy-poll} before they block
  * ({@link dev.slipcase.redis.lettuce.WakeOnDemandEventLoopGroupProvider}). The customizer runs
  * before the application's own, so that one that sets a {@code NettyCustomizer} or event loops of
  * its own keeps them (and may wrap its customizer with {@link WriteCoalescing#nettyCustomizer}).
@@ -29,16 +32,22 @@ final class SlipcaseWriteCoalescingConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "slipcaseWriteCoalescingCustomizer")
 	ClientResourcesBuilderCustomizer slipcaseWriteCoalescingCustomizer(SlipcaseRedisProperties properties) {
-		return new WriteCoalescingCustomizer(properties.getWriteCoalescing().isEnabled());
+		SlipcaseRedisProperties.WriteCoalescing coalescing = properties.getWriteCoalescing();
+		if (coalescing.getBusyPoll().isNegative()) {
+			throw new SlipcaseConfigurationException("slipcase.redis.write-coalescing.busy-poll",
+					"the busy poll " + coalescing.getBusyPoll() + " is negative",
+					"Set it to 0 for event loops that block at once, or to how long they poll first, such as 20us", null);
+		}
+		return new WriteCoalescingCustomizer(coalescing.isEnabled(), coalescing.getBusyPoll());
 	}
 
 	/** Sets or disables coalescing on the builder, first among the customizers. */
-	record WriteCoalescingCustomizer(boolean enabled) implements ClientResourcesBuilderCustomizer, Ordered {
+	record WriteCoalescingCustomizer(boolean enabled, Duration busyPoll) implements ClientResourcesBuilderCustomizer, Ordered {
 
 		@Override
 		public void customize(ClientResources.Builder builder) {
 			if (this.enabled) {
-				WriteCoalescing.configure(builder);
+				WriteCoalescing.configure(builder, this.busyPoll);
 			}
 			else {
 				WriteCoalescing.disable(builder);

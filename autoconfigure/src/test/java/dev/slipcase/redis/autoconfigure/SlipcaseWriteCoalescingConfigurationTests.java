@@ -1,5 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
+import java.time.Duration;
+
 import dev.slipcase.redis.lettuce.WakeOnDemandEventLoopGroupProvider;
 import dev.slipcase.redis.lettuce.WriteCoalescing;
 import io.lettuce.core.resource.ClientResources;
@@ -31,8 +33,32 @@ class SlipcaseWriteCoalescingConfigurationTests {
 			assertThat(context).hasBean("slipcaseWriteCoalescingCustomizer");
 			ClientResources resources = context.getBean(ClientResources.class);
 			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
-			assertThat(resources.eventLoopGroupProvider()).isInstanceOf(WakeOnDemandEventLoopGroupProvider.class);
+			assertThat(resources.eventLoopGroupProvider()).isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
+					(provider) -> assertThat(provider.busyPoll()).isEqualTo(Duration.ofNanos(20_000)));
 		});
+	}
+
+	@Test
+	void theEventLoopsBusyPollIsTheProperty() {
+		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=0").run((context) -> {
+			ClientResources resources = context.getBean(ClientResources.class);
+			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
+			assertThat(resources.eventLoopGroupProvider()).isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
+					(provider) -> assertThat(provider.busyPoll()).isZero());
+		});
+		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=50us")
+			.run((context) -> assertThat(context.getBean(ClientResources.class).eventLoopGroupProvider())
+				.isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
+						(provider) -> assertThat(provider.busyPoll()).isEqualTo(Duration.ofNanos(50_000))));
+	}
+
+	@Test
+	void aNegativeBusyPollFailsStartUp() {
+		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=-1ms")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOfSatisfying(SlipcaseConfigurationException.class,
+						(ex) -> assertThat(ex.getProperty()).isEqualTo("slipcase.redis.write-coalescing.busy-poll")));
 	}
 
 	@Test
