@@ -44,6 +44,12 @@ public final class RedisFixture implements AutoCloseable {
 		 */
 		COALESCED_NETTY_LOOP,
 
+		/**
+		 * Resources built with {@link WriteCoalescing#configure(ClientResources.Builder, Duration)}
+		 * with no busy poll: Slipcase's loop blocking at once when it runs out of work.
+		 */
+		COALESCED_NO_BUSY_POLL,
+
 		/** Resources built with {@link WriteCoalescing#disable}: Lettuce as it comes, which Slipcase leaves alone. */
 		EACH
 
@@ -113,6 +119,7 @@ public final class RedisFixture implements AutoCloseable {
 			case COALESCED_NETTY_LOOP -> WriteCoalescing.configure(ClientResources.builder())
 				.eventLoopGroupProvider(new DefaultEventLoopGroupProvider(DefaultClientResources.DEFAULT_IO_THREADS))
 				.build();
+			case COALESCED_NO_BUSY_POLL -> WriteCoalescing.configure(ClientResources.builder(), Duration.ZERO).build();
 			case EACH -> WriteCoalescing.disable(ClientResources.builder()).build();
 		});
 	}

@@ -55,7 +55,8 @@ public class TemplateBenchmark {
 		 * How the candidate's connection writes: {@code coalesced} (the commands of concurrent
 		 * callers in one socket write) or {@code each} (every command on its own, Lettuce's default);
 		 * {@code -p writes=coalesced_netty_loop} coalesces on Netty's own NIO event loop instead of
-		 * Slipcase's.
+		 * Slipcase's, and {@code -p writes=coalesced_no_busy_poll} on Slipcase's loop blocking at
+		 * once when it runs out of work.
 		 */
 		@Param({ "coalesced", "each" })
 		public String writes;
