@@ -5,6 +5,7 @@ import java.time.Duration;
 import io.lettuce.core.resource.DefaultEventLoopGroupProvider;
 import io.lettuce.core.resource.Transports;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.EventExecutorGroup;
@@ -21,7 +22,7 @@ import io.netty.util.concurrent.EventExecutorGroup;
  * and a client made later gets a new one. Resources built with it do not shut the provider down
  * themselves (Lettuce treats a provider it was given as shared), so a group whose clients are
  * never shut down lives as long as the JVM, as it would on the resources' own provider until
- * they are shut down. Thread-safe.
+ * they are shut down. Holds no buffers. Thread-safe.
  */
 public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGroupProvider {
 
@@ -35,11 +36,13 @@ public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGr
 	/**
 	 * A provider of {@code ioThreads} threads per group.
 	 * @param busyPoll how long a loop that ran out of work polls before it blocks (see
-	 * {@link WakeOnDemandNioIoHandler}); {@link Duration#ZERO} to block at once
+	 * {@link WakeOnDemandNioIoHandler}), at most {@link WakeOnDemandNioIoHandler#MAX_BUSY_POLL};
+	 * {@link Duration#ZERO} to block at once
+	 * @throws IllegalArgumentException for a negative busy poll or one longer than the maximum
 	 */
 	public WakeOnDemandEventLoopGroupProvider(int ioThreads, Duration busyPoll) {
 		super(ioThreads);
-		WakeOnDemandNioIoHandler.newFactory(busyPoll); // refuses a negative one here rather than at the first connect
+		WakeOnDemandNioIoHandler.checkedNanos(busyPoll); // here rather than at the first connect
 		this.busyPoll = busyPoll;
 	}
 
@@ -48,13 +51,18 @@ public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGr
 		return this.busyPoll;
 	}
 
+	/** The factory of the handlers under this provider's NIO loops. */
+	IoHandlerFactory ioHandlerFactory() {
+		return WakeOnDemandNioIoHandler.newFactory(this.busyPoll);
+	}
+
 	@Override
 	protected <T extends EventLoopGroup> EventExecutorGroup doCreateEventLoopGroup(Class<T> type, int numberOfThreads,
 			io.lettuce.core.resource.ThreadFactoryProvider threadFactoryProvider) {
 		if (Transports.socketChannelClass() == NioSocketChannel.class
 				&& MultiThreadIoEventLoopGroup.class.isAssignableFrom(type)) {
 			return new MultiThreadIoEventLoopGroup(numberOfThreads,
-					threadFactoryProvider.getThreadFactory("slipcase-nioEventLoop"), WakeOnDemandNioIoHandler.newFactory(this.busyPoll));
+					threadFactoryProvider.getThreadFactory("slipcase-nioEventLoop"), ioHandlerFactory());
 		}
 		return super.doCreateEventLoopGroup(type, numberOfThreads, threadFactoryProvider);
 	}

@@ -70,6 +70,13 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/** The default {@linkplain #newFactory(Duration) busy poll}: 20 µs. */
 	public static final Duration DEFAULT_BUSY_POLL = Duration.ofNanos(20_000);
 
+	/**
+	 * The longest busy poll: 1 ms. A longer one would keep a core spinning for most of the time
+	 * an idle loop waits (it wakes once a second when nothing is scheduled) while buying nothing
+	 * that a reply or a command coming within it would not already get.
+	 */
+	public static final Duration MAX_BUSY_POLL = Duration.ofMillis(1);
+
 	private final ThreadAwareExecutor executor;
 
 	private final long busyPollNanos;
@@ -101,15 +108,34 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/**
 	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
 	 * {@code MultiThreadIoEventLoopGroup}.
-	 * @param busyPoll how long a loop that ran out of work polls before it blocks;
-	 * {@link Duration#ZERO} to block at once
+	 * @param busyPoll how long a loop that ran out of work polls before it blocks, at most
+	 * {@link #MAX_BUSY_POLL}; {@link Duration#ZERO} to block at once
+	 * @throws IllegalArgumentException for a negative busy poll or one longer than {@link #MAX_BUSY_POLL}
 	 */
 	public static IoHandlerFactory newFactory(Duration busyPoll) {
+		return newFactoryPolling(checkedNanos(busyPoll));
+	}
+
+	/** A factory of handlers that poll for {@code busyPollNanos}, without {@link #MAX_BUSY_POLL}: for tests. */
+	static IoHandlerFactory newFactoryPolling(long busyPollNanos) {
+		return (executor) -> open(executor, busyPollNanos);
+	}
+
+	/** {@code busyPoll} in nanoseconds, refused when negative or longer than {@link #MAX_BUSY_POLL}. */
+	static long checkedNanos(Duration busyPoll) {
 		if (busyPoll.isNegative()) {
 			throw new IllegalArgumentException("The busy poll must not be negative: " + busyPoll);
 		}
-		long busyPollNanos = busyPoll.toNanos();
-		return (executor) -> open(executor, busyPollNanos);
+		if (busyPoll.compareTo(MAX_BUSY_POLL) > 0) {
+			throw new IllegalArgumentException(
+					"The busy poll must be at most " + MAX_BUSY_POLL + " (1 ms), not " + busyPoll);
+		}
+		return busyPoll.toNanos();
+	}
+
+	/** How long this loop polls before it blocks, ns: for tests. */
+	long busyPollNanos() {
+		return this.busyPollNanos;
 	}
 
 	private static IoHandler open(ThreadAwareExecutor executor, long busyPollNanos) {

@@ -35,6 +35,7 @@ import io.netty.channel.IoHandlerFactory;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.ReferenceCountUtil;
+import io.netty.util.concurrent.ThreadAwareExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -114,20 +115,25 @@ class WakeOnDemandNioIoHandlerTests {
 	/**
 	 * A loop that ran out of work polls before it blocks: a task handed over meanwhile is found
 	 * between polls, and no one wakes the selector (a loop that blocked at once was woken for each,
-	 * see above).
+	 * see above). The poll here lasts 30 s, and a task scheduled an hour ahead keeps the loop from
+	 * cutting it short for its select's usual once-a-second timeout.
 	 */
 	@Test
 	void tasksHandedToALoopWhileItPollsDoNotWakeItsSelector() throws Exception {
-		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1, recordingFactory(Duration.ofSeconds(30)));
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(30))));
 		try {
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
 			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
 			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
+			long before = handler.selectorWakeups();
 			for (int i = 0; i < 50; i++) {
 				AtomicInteger ran = new AtomicInteger();
-				polling.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
+				// a poll that did not look for tasks would find this one only after its 30 s
+				polling.submit(ran::incrementAndGet).get(20, TimeUnit.SECONDS);
 				assertThat(ran).hasValue(1);
 			}
-			assertThat(handler.selectorWakeups()).isZero();
+			assertThat(handler.selectorWakeups() - before).isZero();
 			assertThat(handler.isSelecting()).isFalse();
 		}
 		finally {
@@ -135,30 +141,71 @@ class WakeOnDemandNioIoHandlerTests {
 		}
 	}
 
-	/** The poll ends: a loop with nothing to do blocks in its selector once it has polled for its while. */
+	/**
+	 * The poll ends: a loop with nothing to do blocks in its selector once it has polled for its
+	 * while, and a task handed over then wakes it (a task scheduled an hour ahead keeps its select
+	 * from timing out meanwhile).
+	 */
 	@Test
 	void aLoopBlocksInItsSelectorOnceItHasPolledForItsWhile() throws Exception {
-		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1, recordingFactory(Duration.ofMillis(50)));
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactory(WakeOnDemandNioIoHandler.MAX_BUSY_POLL)));
 		try {
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
 			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
 			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
 			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+			long before = handler.selectorWakeups();
 			AtomicInteger ran = new AtomicInteger();
 			polling.submit(ran::incrementAndGet).get(30, TimeUnit.SECONDS);
 			assertThat(ran).hasValue(1);
-			assertThat(handler.selectorWakeups()).isOne();
+			assertThat(handler.selectorWakeups() - before).isOne();
 		}
 		finally {
 			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
 		}
 	}
 
+	/** The provider's loops poll for the while it was given. */
 	@Test
-	void aNegativeBusyPollIsRefused() {
+	void theProvidersLoopsPollForItsWhile() throws Exception {
+		ThreadAwareExecutor executor = new ThreadAwareExecutor() {
+
+			@Override
+			public boolean isExecutorThread(Thread thread) {
+				return false;
+			}
+
+			@Override
+			public void execute(Runnable command) {
+				throw new UnsupportedOperationException();
+			}
+
+		};
+		for (Duration busyPoll : List.of(Duration.ZERO, Duration.ofNanos(50_000), WakeOnDemandNioIoHandler.MAX_BUSY_POLL)) {
+			WakeOnDemandNioIoHandler handler = (WakeOnDemandNioIoHandler) new WakeOnDemandEventLoopGroupProvider(1, busyPoll)
+				.ioHandlerFactory()
+				.newHandler(executor);
+			try {
+				assertThat(handler.busyPollNanos()).isEqualTo(busyPoll.toNanos());
+			}
+			finally {
+				handler.destroy();
+			}
+		}
+	}
+
+	@Test
+	void aNegativeOrTooLongBusyPollIsRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> WakeOnDemandNioIoHandler.newFactory(Duration.ofNanos(-1)))
 			.withMessageContaining("must not be negative");
 		assertThatIllegalArgumentException()
 			.isThrownBy(() -> new WakeOnDemandEventLoopGroupProvider(1, Duration.ofNanos(-1)));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> WakeOnDemandNioIoHandler.newFactory(Duration.ofMillis(1).plusNanos(1)))
+			.withMessageContaining("at most");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new WakeOnDemandEventLoopGroupProvider(1, Duration.ofDays(200_000)));
 	}
 
 	@Test
@@ -245,7 +292,10 @@ class WakeOnDemandNioIoHandlerTests {
 	}
 
 	private IoHandlerFactory recordingFactory(Duration busyPoll) {
-		IoHandlerFactory factory = WakeOnDemandNioIoHandler.newFactory(busyPoll);
+		return recording(WakeOnDemandNioIoHandler.newFactory(busyPoll));
+	}
+
+	private IoHandlerFactory recording(IoHandlerFactory factory) {
 		return (executor) -> {
 			IoHandler handler = factory.newHandler(executor);
 			this.handlers.add((WakeOnDemandNioIoHandler) handler);
