@@ -2,6 +2,7 @@ package dev.slipcase.redis.autoconfigure;
 
 import java.time.Duration;
 
+import dev.slipcase.redis.lettuce.WakeOnDemandNioIoHandler;
 import dev.slipcase.redis.lettuce.WriteCoalescing;
 import io.lettuce.core.resource.ClientResources;
 
@@ -33,10 +34,12 @@ final class SlipcaseWriteCoalescingConfiguration {
 	@ConditionalOnMissingBean(name = "slipcaseWriteCoalescingCustomizer")
 	ClientResourcesBuilderCustomizer slipcaseWriteCoalescingCustomizer(SlipcaseRedisProperties properties) {
 		SlipcaseRedisProperties.WriteCoalescing coalescing = properties.getWriteCoalescing();
-		if (coalescing.getBusyPoll().isNegative()) {
+		Duration busyPoll = coalescing.getBusyPoll();
+		if (busyPoll.isNegative() || busyPoll.compareTo(WakeOnDemandNioIoHandler.MAX_BUSY_POLL) > 0) {
 			throw new SlipcaseConfigurationException("slipcase.redis.write-coalescing.busy-poll",
-					"the busy poll " + coalescing.getBusyPoll() + " is negative",
-					"Set it to 0 for event loops that block at once, or to how long they poll first, such as 20us", null);
+					"the busy poll " + busyPoll + " is " + (busyPoll.isNegative() ? "negative" : "longer than 1ms"),
+					"Set it to 0 for event loops that block at once, or to how long they poll first, at most 1ms, such as 20us",
+					null);
 		}
 		return new WriteCoalescingCustomizer(coalescing.isEnabled(), coalescing.getBusyPoll());
 	}

@@ -54,11 +54,23 @@ class SlipcaseWriteCoalescingConfigurationTests {
 
 	@Test
 	void aNegativeBusyPollFailsStartUp() {
-		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=-1ms")
+		assertBusyPollFailsStartUp("-1ms", "negative");
+	}
+
+	@Test
+	void aBusyPollLongerThanAMillisecondFailsStartUp() {
+		assertBusyPollFailsStartUp("2ms", "longer than 1ms");
+		assertBusyPollFailsStartUp("200000d", "longer than 1ms");
+	}
+
+	private void assertBusyPollFailsStartUp(String busyPoll, String description) {
+		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=" + busyPoll)
 			.run((context) -> assertThat(context).getFailure()
 				.rootCause()
-				.isInstanceOfSatisfying(SlipcaseConfigurationException.class,
-						(ex) -> assertThat(ex.getProperty()).isEqualTo("slipcase.redis.write-coalescing.busy-poll")));
+				.isInstanceOfSatisfying(SlipcaseConfigurationException.class, (ex) -> {
+					assertThat(ex.getProperty()).isEqualTo("slipcase.redis.write-coalescing.busy-poll");
+					assertThat(ex.getDescription()).contains(description);
+				}));
 	}
 
 	@Test
