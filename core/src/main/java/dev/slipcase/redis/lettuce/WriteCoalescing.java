@@ -60,9 +60,10 @@ public final class WriteCoalescing {
 	/**
 	 * As {@link #configure(ClientResources.Builder)}, with event loops that poll for
 	 * {@code busyPoll} before they block (see {@link WakeOnDemandNioIoHandler}).
-	 * @param busyPoll how long a loop that ran out of work polls before it blocks;
-	 * {@link Duration#ZERO} to block at once
+	 * @param busyPoll how long a loop that ran out of work polls before it blocks, at most
+	 * {@link WakeOnDemandNioIoHandler#MAX_BUSY_POLL}; {@link Duration#ZERO} to block at once
 	 * @return {@code builder}
+	 * @throws IllegalArgumentException for a negative busy poll or one longer than the maximum
 	 */
 	public static ClientResources.Builder configure(ClientResources.Builder builder, Duration busyPoll) {
 		return builder.nettyCustomizer(nettyCustomizer(null))
