@@ -35,13 +35,16 @@ final class SlipcaseWriteCoalescingConfiguration {
 	ClientResourcesBuilderCustomizer slipcaseWriteCoalescingCustomizer(SlipcaseRedisProperties properties) {
 		SlipcaseRedisProperties.WriteCoalescing coalescing = properties.getWriteCoalescing();
 		Duration busyPoll = coalescing.getBusyPoll();
-		if (busyPoll.isNegative() || busyPoll.compareTo(WakeOnDemandNioIoHandler.MAX_BUSY_POLL) > 0) {
-			throw new SlipcaseConfigurationException("slipcase.redis.write-coalescing.busy-poll",
-					"the busy poll " + busyPoll + " is " + (busyPoll.isNegative() ? "negative" : "longer than 1ms"),
+		try {
+			WakeOnDemandNioIoHandler.checkBusyPoll(busyPoll);
+		}
+		catch (IllegalArgumentException ex) {
+			// the message says what is wrong; the exception itself adds nothing to the report
+			throw new SlipcaseConfigurationException("slipcase.redis.write-coalescing.busy-poll", ex.getMessage(),
 					"Set it to 0 for event loops that block at once, or to how long they poll first, at most 1ms, such as 20us",
 					null);
 		}
-		return new WriteCoalescingCustomizer(coalescing.isEnabled(), coalescing.getBusyPoll());
+		return new WriteCoalescingCustomizer(coalescing.isEnabled(), busyPoll);
 	}
 
 	/** Sets or disables coalescing on the builder, first among the customizers. */

@@ -42,7 +42,7 @@ public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGr
 	 */
 	public WakeOnDemandEventLoopGroupProvider(int ioThreads, Duration busyPoll) {
 		super(ioThreads);
-		WakeOnDemandNioIoHandler.checkedNanos(busyPoll); // here rather than at the first connect
+		WakeOnDemandNioIoHandler.checkBusyPoll(busyPoll); // here rather than at the first connect
 		this.busyPoll = busyPoll;
 	}
 

@@ -121,15 +121,23 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 		return (executor) -> open(executor, busyPollNanos);
 	}
 
-	/** {@code busyPoll} in nanoseconds, refused when negative or longer than {@link #MAX_BUSY_POLL}. */
-	static long checkedNanos(Duration busyPoll) {
+	/**
+	 * Checks that {@code busyPoll} can be a loop's busy poll: neither negative nor longer than
+	 * {@link #MAX_BUSY_POLL}.
+	 * @throws IllegalArgumentException when it is, saying which
+	 */
+	public static void checkBusyPoll(Duration busyPoll) {
 		if (busyPoll.isNegative()) {
 			throw new IllegalArgumentException("The busy poll must not be negative: " + busyPoll);
 		}
 		if (busyPoll.compareTo(MAX_BUSY_POLL) > 0) {
-			throw new IllegalArgumentException(
-					"The busy poll must be at most " + MAX_BUSY_POLL + " (1 ms), not " + busyPoll);
+			throw new IllegalArgumentException("The busy poll must be at most 1ms: " + busyPoll + " is longer than 1ms");
 		}
+	}
+
+	/** {@code busyPoll} in nanoseconds, refused when negative or longer than {@link #MAX_BUSY_POLL}. */
+	static long checkedNanos(Duration busyPoll) {
+		checkBusyPoll(busyPoll);
 		return busyPoll.toNanos();
 	}
 
