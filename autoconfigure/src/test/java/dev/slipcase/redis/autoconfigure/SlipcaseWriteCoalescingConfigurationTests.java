@@ -33,8 +33,7 @@ class SlipcaseWriteCoalescingConfigurationTests {
 			assertThat(context).hasBean("slipcaseWriteCoalescingCustomizer");
 			ClientResources resources = context.getBean(ClientResources.class);
 			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
-			assertThat(resources.eventLoopGroupProvider()).isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
-					(provider) -> assertThat(provider.busyPoll()).isEqualTo(Duration.ofNanos(20_000)));
+			assertBusyPoll(resources, Duration.ofNanos(20_000));
 		});
 	}
 
@@ -43,13 +42,16 @@ class SlipcaseWriteCoalescingConfigurationTests {
 		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=0").run((context) -> {
 			ClientResources resources = context.getBean(ClientResources.class);
 			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
-			assertThat(resources.eventLoopGroupProvider()).isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
-					(provider) -> assertThat(provider.busyPoll()).isZero());
+			assertBusyPoll(resources, Duration.ZERO);
 		});
 		this.runner.withPropertyValues("slipcase.redis.write-coalescing.busy-poll=50us")
-			.run((context) -> assertThat(context.getBean(ClientResources.class).eventLoopGroupProvider())
-				.isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
-						(provider) -> assertThat(provider.busyPoll()).isEqualTo(Duration.ofNanos(50_000))));
+			.run((context) -> assertBusyPoll(context.getBean(ClientResources.class), Duration.ofNanos(50_000)));
+	}
+
+	/** The resources' loops are Slipcase's, polling for {@code busyPoll}. */
+	private static void assertBusyPoll(ClientResources resources, Duration busyPoll) {
+		assertThat(resources.eventLoopGroupProvider()).isInstanceOfSatisfying(WakeOnDemandEventLoopGroupProvider.class,
+				(provider) -> assertThat(provider.busyPoll()).isEqualTo(busyPoll));
 	}
 
 	@Test
