@@ -259,13 +259,14 @@ public class SlipcaseRedisProperties {
 		private boolean enabled = true;
 
 		/**
-		 * How long an event loop of Slipcase's (those of Boot's connections too, where Lettuce
+		 * The longest an event loop of Slipcase's (those of Boot's connections too, where Lettuce
 		 * uses NIO) polls for a reply or a caller's command before it blocks once it has run out of
-		 * work: one that comes meanwhile costs no sleep and wake-up. Spends up to that long of a
-		 * core each time a loop runs out of work; 0 to block at once, at most 1ms (checked at
-		 * start-up, even with coalescing off).
+		 * work: one that comes meanwhile costs no sleep and wake-up. The poll adapts up to this:
+		 * it grows while work comes soon after the loop blocks and stops while work comes further
+		 * apart. Spends up to that long of a core each time a loop runs out of work; 0 to block at
+		 * once, at most 1ms (checked at start-up, even with coalescing off).
 		 */
-		private Duration busyPoll = Duration.ofNanos(20_000);
+		private Duration busyPoll = Duration.ofNanos(100_000);
 
 		public boolean isEnabled() {
 			return this.enabled;

@@ -20,7 +20,7 @@ import org.springframework.core.Ordered;
  * {@code slipcase.redis.write-coalescing.enabled=false} the resources are marked so that Slipcase's
  * templates leave them as they are too. Coalescing also puts the resources' NIO connections on
  * Slipcase's event loops, which wake their selector only when they are about to block in it
- * and poll for {@code slipcase.redis.write-coalescing.busy-poll} before they block
+ * and poll for up to {@code slipcase.redis.write-coalescing.busy-poll} before they block
  * ({@link dev.slipcase.redis.lettuce.WakeOnDemandEventLoopGroupProvider}). The customizer runs
  * before the application's own, so that one that sets a {@code NettyCustomizer} or event loops of
  * its own keeps them (and may wrap its customizer with {@link WriteCoalescing#nettyCustomizer}).
@@ -41,7 +41,7 @@ final class SlipcaseWriteCoalescingConfiguration {
 		catch (IllegalArgumentException ex) {
 			// the message says what is wrong; the exception itself adds nothing to the report
 			throw new SlipcaseConfigurationException("slipcase.redis.write-coalescing.busy-poll", ex.getMessage(),
-					"Set it to 0 for event loops that block at once, or to how long they poll first, at most 1ms, such as 20us",
+					"Set it to 0 for event loops that block at once, or to how long they poll first, at most 1ms, such as 100us",
 					null);
 		}
 		return new WriteCoalescingCustomizer(coalescing.isEnabled(), busyPoll);

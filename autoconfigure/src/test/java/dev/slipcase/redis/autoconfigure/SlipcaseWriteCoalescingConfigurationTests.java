@@ -33,7 +33,7 @@ class SlipcaseWriteCoalescingConfigurationTests {
 			assertThat(context).hasBean("slipcaseWriteCoalescingCustomizer");
 			ClientResources resources = context.getBean(ClientResources.class);
 			assertThat(WriteCoalescing.isConfigured(resources)).isTrue();
-			assertBusyPoll(resources, Duration.ofNanos(20_000));
+			assertBusyPoll(resources, Duration.ofNanos(100_000));
 		});
 	}
 

@@ -28,14 +28,14 @@ public final class WakeOnDemandEventLoopGroupProvider extends DefaultEventLoopGr
 
 	private final Duration busyPoll;
 
-	/** A provider of {@code ioThreads} threads per group, whose loops poll for the default while before they block. */
+	/** A provider of {@code ioThreads} threads per group, whose loops poll for up to the default while before they block. */
 	public WakeOnDemandEventLoopGroupProvider(int ioThreads) {
 		this(ioThreads, WakeOnDemandNioIoHandler.DEFAULT_BUSY_POLL);
 	}
 
 	/**
 	 * A provider of {@code ioThreads} threads per group.
-	 * @param busyPoll how long a loop that ran out of work polls before it blocks (see
+	 * @param busyPoll the longest a loop that ran out of work polls before it blocks (see
 	 * {@link WakeOnDemandNioIoHandler}), at most {@link WakeOnDemandNioIoHandler#MAX_BUSY_POLL};
 	 * {@link Duration#ZERO} to block at once
 	 * @throws IllegalArgumentException for a negative busy poll or one longer than the maximum

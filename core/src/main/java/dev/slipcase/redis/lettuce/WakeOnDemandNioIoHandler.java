@@ -42,14 +42,19 @@ import org.apache.commons.logging.LogFactory;
  * turn allocates no selected-key set or iterator; the mark is cleared before the first of them is
  * handled, since a caller whose reply is handled there hands the loop its next command at once.
  * <p>
- * Before it blocks, the loop polls its selector without blocking for a short while (the
- * <em>busy poll</em>, 20 µs by default, never past a scheduled task's
- * time), looking for a ready channel or a task handed over: a reply that arrives or a command that
- * a caller sends within it is handled without the loop going to sleep and being woken again (a
- * context switch, and the caller's {@code eventfd} write). While a caller waits for each reply, as
- * a blocking one does, that hand-off is much of what a command costs. The poll spends up to that
- * long of one core each time the loop runs out of work; with {@link Duration#ZERO} the loop
- * blocks at once, as Netty's does.
+ * Before it blocks, the loop may poll its selector without blocking for a while (the <em>busy
+ * poll</em>, never past a scheduled task's time), looking for a ready channel or a task handed
+ * over: a reply that arrives or a command that a caller sends within it is handled without the
+ * loop going to sleep and being woken again (a context switch, and the caller's {@code eventfd}
+ * write). While a caller waits for each reply, as a blocking one does, that hand-off is much of
+ * what a command costs. The poll's window adapts, as Linux's KVM adapts a virtual CPU's halt
+ * polling: it grows (from 10 µs, doubling) each time work came after the window but within the
+ * longest poll (100 µs by default) of the poll's start, and drops to nothing once the loop has been
+ * without work for longer than the longest poll. So a loop whose callers send their next command
+ * soon after their reply polls long enough to catch it, and an idle loop, or one whose work comes
+ * further apart than the longest poll, does not spin at all. The poll spends up to its window of
+ * one core each time the loop runs out of work; with {@link Duration#ZERO} as the longest poll the
+ * loop always blocks at once, as Netty's does.
  * <p>
  * A key whose channel was closed meanwhile is skipped and its handle closed, as Netty does.
  * Unlike Netty's handler this one does not rebuild a
@@ -67,8 +72,8 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/** The events handed to a channel, by ready-operation bits ({@code OP_ACCEPT} is the highest, 16). */
 	private static final NioIoEvent[] EVENTS = readyEvents();
 
-	/** The default {@linkplain #newFactory(Duration) busy poll}: 20 µs. */
-	public static final Duration DEFAULT_BUSY_POLL = Duration.ofNanos(20_000);
+	/** The default {@linkplain #newFactory(Duration) longest busy poll}: 100 µs. */
+	public static final Duration DEFAULT_BUSY_POLL = Duration.ofNanos(100_000);
 
 	/**
 	 * The longest busy poll: 1 ms. A longer one would keep a core spinning for most of the time
@@ -77,9 +82,16 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	 */
 	public static final Duration MAX_BUSY_POLL = Duration.ofMillis(1);
 
+	/** The first window of a loop whose work came soon after it blocked: 10 µs. */
+	static final long POLL_GROWTH_START_NANOS = 10_000;
+
 	private final ThreadAwareExecutor executor;
 
+	/** The longest the loop polls before it blocks, ns: the most its window grows to. */
 	private final long busyPollNanos;
+
+	/** How long the loop polls the next time it runs out of work, ns; read and written on the loop only. */
+	private long pollNanos;
 
 	private final Selector selector;
 
@@ -99,7 +111,7 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 
 	/**
 	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
-	 * {@code MultiThreadIoEventLoopGroup}, with the default busy poll.
+	 * {@code MultiThreadIoEventLoopGroup}, with the default longest busy poll.
 	 */
 	public static IoHandlerFactory newFactory() {
 		return newFactory(DEFAULT_BUSY_POLL);
@@ -108,15 +120,15 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/**
 	 * A factory of handlers on the platform's default {@link SelectorProvider}, for a
 	 * {@code MultiThreadIoEventLoopGroup}.
-	 * @param busyPoll how long a loop that ran out of work polls before it blocks, at most
-	 * {@link #MAX_BUSY_POLL}; {@link Duration#ZERO} to block at once
+	 * @param busyPoll the longest a loop that ran out of work polls before it blocks (its window
+	 * adapts up to that), at most {@link #MAX_BUSY_POLL}; {@link Duration#ZERO} to block at once
 	 * @throws IllegalArgumentException for a negative busy poll or one longer than {@link #MAX_BUSY_POLL}
 	 */
 	public static IoHandlerFactory newFactory(Duration busyPoll) {
 		return newFactoryPolling(checkedNanos(busyPoll));
 	}
 
-	/** A factory of handlers that poll for {@code busyPollNanos}, without {@link #MAX_BUSY_POLL}: for tests. */
+	/** A factory of handlers that poll for up to {@code busyPollNanos}, without {@link #MAX_BUSY_POLL}: for tests. */
 	static IoHandlerFactory newFactoryPolling(long busyPollNanos) {
 		return (executor) -> open(executor, busyPollNanos);
 	}
@@ -141,9 +153,14 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 		return busyPoll.toNanos();
 	}
 
-	/** How long this loop polls before it blocks, ns: for tests. */
+	/** The longest this loop polls before it blocks, ns: for tests. */
 	long busyPollNanos() {
 		return this.busyPollNanos;
+	}
+
+	/** How long this loop polls the next time it runs out of work, ns: for tests, on the loop's thread. */
+	long pollNanos() {
+		return this.pollNanos;
 	}
 
 	private static IoHandler open(ThreadAwareExecutor executor, long busyPollNanos) {
@@ -172,13 +189,18 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 			if (!context.canBlock()) {
 				return this.selector.selectNow(this.readyKeyHandler);
 			}
-			if (this.busyPollNanos > 0) {
-				int ready = busyPoll(context);
+			long start = System.nanoTime();
+			if (this.pollNanos > 0) {
+				int ready = busyPoll(context, start);
 				if (ready != 0 || !context.canBlock()) {
 					return ready;
 				}
 			}
-			return selectOrBlock(context);
+			int ready = selectOrBlock(context);
+			if (this.busyPollNanos > 0) {
+				adaptPoll(System.nanoTime() - start, ready != 0 || !context.canBlock());
+			}
+			return ready;
 		}
 		catch (ClosedSelectorException ex) {
 			return 0;
@@ -191,20 +213,38 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	}
 
 	/**
-	 * Polls without blocking until a channel is ready, a task is handed over, the busy poll is
+	 * Polls without blocking until a channel is ready, a task is handed over, the poll's window is
 	 * over or a scheduled task is due. No one wakes the selector meanwhile: the loop is not marked
 	 * as selecting, and finds a task handed over by checking its queue between polls.
 	 * @return the number of channels handled, 0 when none was ready
 	 */
-	private int busyPoll(IoHandlerContext context) throws IOException {
-		long start = System.nanoTime();
-		long pollNanos = Math.min(this.busyPollNanos, context.delayNanos(start));
+	private int busyPoll(IoHandlerContext context, long start) throws IOException {
+		long window = Math.min(this.pollNanos, context.delayNanos(start));
 		while (true) {
 			int ready = this.selector.selectNow(this.readyKeyHandler);
-			if (ready != 0 || !context.canBlock() || System.nanoTime() - start >= pollNanos) {
+			if (ready != 0 || !context.canBlock() || System.nanoTime() - start >= window) {
 				return ready;
 			}
 			Thread.onSpinWait();
+		}
+	}
+
+	/**
+	 * Sets the next poll's window after one that found no work, the way Linux's KVM sets a virtual
+	 * CPU's halt polling: when work (a ready channel or a task handed over) came within the longest
+	 * poll of the poll's start, a longer window would have caught it, and the window doubles (from
+	 * {@link #POLL_GROWTH_START_NANOS}) up to the longest poll; when the loop stayed without work for
+	 * longer than that, polling could not have caught it, and stops until work comes soon again. A
+	 * select that returned for a scheduled task, or of itself, within the longest poll changes nothing.
+	 * @param waitedNanos from the poll's start until the select returned
+	 * @param woken whether the select returned for a ready channel or a task handed over
+	 */
+	private void adaptPoll(long waitedNanos, boolean woken) {
+		if (waitedNanos > this.busyPollNanos) {
+			this.pollNanos = 0;
+		}
+		else if (woken && this.pollNanos < this.busyPollNanos) {
+			this.pollNanos = Math.min(this.busyPollNanos, Math.max(POLL_GROWTH_START_NANOS, this.pollNanos * 2));
 		}
 	}
 

@@ -44,7 +44,7 @@ public final class WriteCoalescing {
 	 * Sets a {@link NettyCustomizer} on {@code builder} that adds write coalescing to every channel,
 	 * and a {@link WakeOnDemandEventLoopGroupProvider} of Lettuce's default number of I/O threads,
 	 * whose NIO event loops wake their selector only when they are about to block in it, and poll
-	 * for the default 20 µs before they block. Each
+	 * for up to the default 100 µs before they block. Each
 	 * replaces one set earlier: to keep a customizer of your own, pass it to
 	 * {@link #nettyCustomizer(NettyCustomizer)} and set the result instead; to keep your own event
 	 * loops, set them after this call; for another number of I/O threads, set
@@ -58,9 +58,9 @@ public final class WriteCoalescing {
 	}
 
 	/**
-	 * As {@link #configure(ClientResources.Builder)}, with event loops that poll for
+	 * As {@link #configure(ClientResources.Builder)}, with event loops that poll for up to
 	 * {@code busyPoll} before they block (see {@link WakeOnDemandNioIoHandler}).
-	 * @param busyPoll how long a loop that ran out of work polls before it blocks, at most
+	 * @param busyPoll the longest a loop that ran out of work polls before it blocks, at most
 	 * {@link WakeOnDemandNioIoHandler#MAX_BUSY_POLL}; {@link Duration#ZERO} to block at once
 	 * @return {@code builder}
 	 * @throws IllegalArgumentException for a negative busy poll or one longer than the maximum

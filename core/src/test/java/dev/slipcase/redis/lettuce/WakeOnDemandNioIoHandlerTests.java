@@ -113,28 +113,61 @@ class WakeOnDemandNioIoHandlerTests {
 	}
 
 	/**
-	 * A loop that ran out of work polls before it blocks: a task handed over meanwhile is found
-	 * between polls, and no one wakes the selector (a loop that blocked at once was woken for each,
-	 * see above). The poll here lasts 30 s, and a task scheduled an hour ahead keeps the loop from
-	 * cutting it short for its select's usual once-a-second timeout.
+	 * A loop whose work comes soon after it blocks polls before it blocks the next time, for a
+	 * window that grows until the work comes within it: tasks handed over one after another then
+	 * find it polling, and no one wakes its selector (a loop that blocked at once was woken for
+	 * each, see above). The longest poll here is 30 s, and a task scheduled an hour ahead keeps the
+	 * loop's select from its usual once-a-second timeout.
 	 */
 	@Test
-	void tasksHandedToALoopWhileItPollsDoNotWakeItsSelector() throws Exception {
+	void tasksHandedToALoopThatIsGivenWorkSoonAfterItBlocksFindItPolling() throws Exception {
 		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
 				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(30))));
 		try {
 			polling.schedule(() -> null, 1, TimeUnit.HOURS);
-			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
-			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+			// woken within 30 s of blocking: it will poll
+			assertThat(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS)).isPositive();
+			for (int i = 0; i < 200; i++) {
+				polling.submit(() -> null).get(30, TimeUnit.SECONDS);
+			}
 			long before = handler.selectorWakeups();
 			for (int i = 0; i < 50; i++) {
 				AtomicInteger ran = new AtomicInteger();
-				// a poll that did not look for tasks would find this one only after its 30 s
+				// a poll that did not look for tasks would find this one only after its window
 				polling.submit(ran::incrementAndGet).get(20, TimeUnit.SECONDS);
 				assertThat(ran).hasValue(1);
 			}
-			assertThat(handler.selectorWakeups() - before).isZero();
-			assertThat(handler.isSelecting()).isFalse();
+			// a few hand-overs may come later than the window has grown to (the test's thread
+			// descheduled for longer than the gaps so far): each wakes the loop and doubles the
+			// window. A loop that does not poll is woken for nearly every one
+			assertThat(handler.selectorWakeups() - before).isLessThan(10);
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * A loop left without work for longer than its longest poll stops polling: polling would not
+	 * have caught the work that came, and an idle loop spends no CPU spinning. The longest poll
+	 * here is 1 s, so that the handing over that makes the loop poll comes within it for certain.
+	 */
+	@Test
+	void aLoopLeftWithoutWorkForLongerThanItsLongestPollStopsPolling() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(1))));
+		try {
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+			// woken well within 1 s of blocking: it will poll
+			assertThat(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS)).isPositive();
+			Wait.until(Duration.ofSeconds(30), "the loop to block in its selector", handler::isSelecting);
+			Thread.sleep(1_500);
+			// woken 1.5 s after it blocked: polling for up to 1 s would not have caught this task
+			assertThat(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS)).isZero();
 		}
 		finally {
 			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
@@ -143,17 +176,21 @@ class WakeOnDemandNioIoHandlerTests {
 
 	/**
 	 * The poll ends: a loop with nothing to do blocks in its selector once it has polled for its
-	 * while, and a task handed over then wakes it (a task scheduled an hour ahead keeps its select
-	 * from timing out meanwhile).
+	 * window, and a task handed over then wakes it (a task scheduled an hour ahead keeps its select
+	 * from timing out meanwhile). The longest poll here is 1 s, so that the hand-overs come within
+	 * it for certain and the loop polls.
 	 */
 	@Test
-	void aLoopBlocksInItsSelectorOnceItHasPolledForItsWhile() throws Exception {
+	void aLoopBlocksInItsSelectorOnceItHasPolledForItsWindow() throws Exception {
 		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
-				recording(WakeOnDemandNioIoHandler.newFactory(WakeOnDemandNioIoHandler.MAX_BUSY_POLL)));
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(1))));
 		try {
 			polling.schedule(() -> null, 1, TimeUnit.HOURS);
-			polling.submit(() -> null).get(30, TimeUnit.SECONDS);
-			WakeOnDemandNioIoHandler handler = this.handlers.get(this.handlers.size() - 1);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			for (int i = 0; i < 20; i++) {
+				polling.submit(() -> null).get(30, TimeUnit.SECONDS);
+			}
+			assertThat(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS)).isPositive();
 			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
 			long before = handler.selectorWakeups();
 			AtomicInteger ran = new AtomicInteger();
@@ -289,6 +326,12 @@ class WakeOnDemandNioIoHandlerTests {
 			.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
 			.sync()
 			.channel();
+	}
+
+	/** The handler of {@code group}'s one loop, the last one made: the loop makes it when it starts. */
+	private WakeOnDemandNioIoHandler handlerOf(MultiThreadIoEventLoopGroup group) throws Exception {
+		group.submit(() -> null).get(30, TimeUnit.SECONDS);
+		return this.handlers.get(this.handlers.size() - 1);
 	}
 
 	private IoHandlerFactory recordingFactory(Duration busyPoll) {
