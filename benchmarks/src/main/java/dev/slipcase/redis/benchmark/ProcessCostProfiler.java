@@ -1,6 +1,8 @@
 package dev.slipcase.redis.benchmark;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +33,9 @@ import org.openjdk.jmh.results.ScalarResult;
  * {@code ·syscalls.client.writes} and {@code .reads}, {@code ·syscalls.server.writes} and
  * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command), of which the
  * kernel's ({@code stime}) {@code ·cpu.client.kernel} and {@code ·cpu.server.kernel},
- * {@code ·switches.client} and {@code ·switches.server}:
+ * {@code ·switches.client} and {@code ·switches.server}, and {@code ·cpu.client.eventloops}, the
+ * CPU time of the client's Netty event loops alone (threads named {@code …EventLoop…}, from the
+ * JVM's per-thread CPU clock, in nanoseconds), where a loop's busy poll shows:
  * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -prof dev.slipcase.redis.benchmark.ProcessCostProfiler:commands=2</pre>
  * The JVM's counts include its other threads (wake-ups between caller threads and the event loop
  * are writes too, and a caller parked for its reply is a switch): what the process costs the
@@ -61,9 +65,12 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	/** Client context switches per command. */
 	public static final String CLIENT_SWITCHES = "·switches.client";
 
+	/** CPU time per command of the client's event-loop threads, µs. */
+	public static final String CLIENT_EVENT_LOOP_CPU = "·cpu.client.eventloops";
+
 	/** The name of every result this profiler reports, in the order it reports them. */
 	public static final List<String> METRICS = List.of(CLIENT_WRITES, "·syscalls.client.reads", CLIENT_CPU,
-			CLIENT_KERNEL_CPU, CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, SERVER_KERNEL_CPU,
+			CLIENT_KERNEL_CPU, CLIENT_EVENT_LOOP_CPU, CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, SERVER_KERNEL_CPU,
 			"·switches.server");
 
 	/** Linux's {@code USER_HZ}: {@code /proc} counts CPU time in hundredths of a second. */
@@ -75,11 +82,15 @@ public final class ProcessCostProfiler implements InternalProfiler {
 
 	private static volatile @Nullable Counts serverAtEnd;
 
+	private static volatile @Nullable Map<Long, Long> eventLoopsAtEnd;
+
 	private final int commandsPerOperation;
 
 	private @Nullable Counts client;
 
 	private @Nullable Counts server;
+
+	private Map<Long, Long> eventLoops = Map.of();
 
 	public ProcessCostProfiler() {
 		this("");
@@ -107,6 +118,7 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	public static void endOfMeasurement() {
 		clientAtEnd = read(ProcessHandle.current().pid());
 		serverAtEnd = (serverPid > 0) ? read(serverPid) : null;
+		eventLoopsAtEnd = eventLoopCpuNanos();
 	}
 
 	@Override
@@ -118,6 +130,8 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
 		clientAtEnd = null;
 		serverAtEnd = null;
+		eventLoopsAtEnd = null;
+		this.eventLoops = eventLoopCpuNanos();
 		this.client = read(ProcessHandle.current().pid());
 		this.server = (serverPid > 0) ? read(serverPid) : null;
 	}
@@ -136,7 +150,45 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		}
 		add(results, "client", this.client, clientAtEnd, commands);
 		add(results, "server", this.server, serverAtEnd, commands);
+		Map<Long, Long> loopsAtEnd = eventLoopsAtEnd;
+		if (loopsAtEnd != null && !loopsAtEnd.isEmpty()) {
+			results.add(new ScalarResult(CLIENT_EVENT_LOOP_CPU,
+					nanosSince(this.eventLoops, loopsAtEnd) / 1_000.0 / commands, "us/cmd", AggregationPolicy.AVG));
+		}
 		return results;
+	}
+
+	/**
+	 * The CPU time of each live Netty event-loop thread of this JVM (Lettuce's, Slipcase's: named
+	 * {@code …EventLoop…}), ns, by thread id; empty where the JVM does not measure threads' CPU time.
+	 */
+	static Map<Long, Long> eventLoopCpuNanos() {
+		ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+		Map<Long, Long> cpu = new HashMap<>();
+		if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) {
+			return cpu;
+		}
+		for (Thread thread : Thread.getAllStackTraces().keySet()) {
+			if (thread.getName().contains("EventLoop")) {
+				long nanos = threads.getThreadCpuTime(thread.getId());
+				if (nanos >= 0) {
+					cpu.put(thread.getId(), nanos);
+				}
+			}
+		}
+		return cpu;
+	}
+
+	/** The CPU time since {@code before} of the threads alive at both moments, ns. */
+	private static long nanosSince(Map<Long, Long> before, Map<Long, Long> after) {
+		long total = 0;
+		for (Map.Entry<Long, Long> thread : after.entrySet()) {
+			Long earlier = before.get(thread.getKey());
+			if (earlier != null) {
+				total += thread.getValue() - earlier;
+			}
+		}
+		return total;
 	}
 
 	private static void add(List<Result> results, String side, @Nullable Counts before, @Nullable Counts after,

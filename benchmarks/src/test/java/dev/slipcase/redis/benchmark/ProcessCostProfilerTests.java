@@ -52,6 +52,8 @@ class ProcessCostProfilerTests {
 		// the kernel's share of each side's CPU time is part of it
 		assertThat(secondary.get("·cpu.client.kernel").getScore()).isBetween(0.0, secondary.get("·cpu.client").getScore());
 		assertThat(secondary.get("·cpu.server.kernel").getScore()).isBetween(0.0, secondary.get("·cpu.server").getScore());
+		// Lettuce's event loop wrote and read every command: it spent CPU on each
+		assertThat(secondary.get(ProcessCostProfiler.CLIENT_EVENT_LOOP_CPU).getScore()).isPositive();
 	}
 
 }
