@@ -2,6 +2,7 @@ package dev.slipcase.redis.benchmark;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -33,14 +34,14 @@ import org.openjdk.jmh.results.ScalarResult;
  * {@code ·syscalls.client.writes} and {@code .reads}, {@code ·syscalls.server.writes} and
  * {@code .reads}, {@code ·cpu.client} and {@code ·cpu.server} (µs per command), of which the
  * kernel's ({@code stime}) {@code ·cpu.client.kernel} and {@code ·cpu.server.kernel},
- * {@code ·switches.client} and {@code ·switches.server}, and {@code ·cpu.client.eventloops}, the
- * CPU time of the client's Netty event loops alone (threads named {@code …EventLoop…}, from the
- * JVM's per-thread CPU clock, in nanoseconds), where a loop's busy poll shows:
+ * {@code ·switches.client} and {@code ·switches.server}, and {@code ·cpu.client.eventloops} (µs per
+ * command), the CPU time of the client's Netty event loops alone (threads named
+ * {@code …EventLoop…}, read from the JVM's per-thread CPU clock), where a loop's busy poll shows:
  * <pre>java -jar benchmarks/target/benchmarks.jar TemplateBenchmark -prof dev.slipcase.redis.benchmark.ProcessCostProfiler:commands=2</pre>
  * The JVM's counts include its other threads (wake-ups between caller threads and the event loop
  * are writes too, and a caller parked for its reply is a switch): what the process costs the
- * kernel, as {@code strace -c} and {@code pidstat -w} would count it. Linux only; elsewhere it
- * reports nothing.
+ * kernel, as {@code strace -c} and {@code pidstat -w} would count it. The {@code /proc} figures are
+ * Linux only; elsewhere only the event loops' CPU time is reported.
  */
 public final class ProcessCostProfiler implements InternalProfiler {
 
@@ -70,8 +71,8 @@ public final class ProcessCostProfiler implements InternalProfiler {
 
 	/** The name of every result this profiler reports, in the order it reports them. */
 	public static final List<String> METRICS = List.of(CLIENT_WRITES, "·syscalls.client.reads", CLIENT_CPU,
-			CLIENT_KERNEL_CPU, CLIENT_EVENT_LOOP_CPU, CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, SERVER_KERNEL_CPU,
-			"·switches.server");
+			CLIENT_KERNEL_CPU, CLIENT_SWITCHES, SERVER_WRITES, "·syscalls.server.reads", SERVER_CPU, SERVER_KERNEL_CPU,
+			"·switches.server", CLIENT_EVENT_LOOP_CPU);
 
 	/** Linux's {@code USER_HZ}: {@code /proc} counts CPU time in hundredths of a second. */
 	private static final double MICROS_PER_TICK = 10_000;
@@ -168,11 +169,12 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) {
 			return cpu;
 		}
-		for (Thread thread : Thread.getAllStackTraces().keySet()) {
-			if (thread.getName().contains("EventLoop")) {
-				long nanos = threads.getThreadCpuTime(thread.getId());
+		// without stack traces: getAllStackTraces would stop the JVM at a safepoint to walk them
+		for (ThreadInfo thread : threads.getThreadInfo(threads.getAllThreadIds())) {
+			if (thread != null && thread.getThreadName().contains("EventLoop")) {
+				long nanos = threads.getThreadCpuTime(thread.getThreadId());
 				if (nanos >= 0) {
-					cpu.put(thread.getId(), nanos);
+					cpu.put(thread.getThreadId(), nanos);
 				}
 			}
 		}

@@ -76,9 +76,9 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	public static final Duration DEFAULT_BUSY_POLL = Duration.ofNanos(100_000);
 
 	/**
-	 * The longest busy poll: 1 ms. A longer one would keep a core spinning for most of the time
-	 * an idle loop waits (it wakes once a second when nothing is scheduled) while buying nothing
-	 * that a reply or a command coming within it would not already get.
+	 * The longest busy poll: 1 ms. A loop whose work comes within it may spin for all of it each
+	 * time it runs out of work; beyond a millisecond, sleeping and being woken again costs little
+	 * next to the wait, and spinning would cost a core for most of it.
 	 */
 	public static final Duration MAX_BUSY_POLL = Duration.ofMillis(1);
 
@@ -93,6 +93,12 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	/** How long the loop polls the next time it runs out of work, ns; read and written on the loop only. */
 	private long pollNanos;
 
+	/**
+	 * When work last woke the loop from its select ({@link System#nanoTime()}), 0 while none has
+	 * since it blocked; read and written on the loop only.
+	 */
+	private long wokenAt;
+
 	private final Selector selector;
 
 	/** Set by the loop just before it may block in {@code select}; whoever clears it wakes the selector. */
@@ -102,10 +108,11 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 
 	private final Consumer<SelectionKey> readyKeyHandler = this::handleReadyKey;
 
-	private WakeOnDemandNioIoHandler(ThreadAwareExecutor executor, SelectorProvider provider, long busyPollNanos)
-			throws IOException {
+	private WakeOnDemandNioIoHandler(ThreadAwareExecutor executor, SelectorProvider provider, long busyPollNanos,
+			long firstWindowNanos) throws IOException {
 		this.executor = executor;
 		this.busyPollNanos = busyPollNanos;
+		this.pollNanos = firstWindowNanos;
 		this.selector = provider.openSelector();
 	}
 
@@ -130,7 +137,15 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 
 	/** A factory of handlers that poll for up to {@code busyPollNanos}, without {@link #MAX_BUSY_POLL}: for tests. */
 	static IoHandlerFactory newFactoryPolling(long busyPollNanos) {
-		return (executor) -> open(executor, busyPollNanos);
+		return newFactoryPolling(busyPollNanos, 0);
+	}
+
+	/**
+	 * A factory of handlers that poll for up to {@code busyPollNanos}, without {@link #MAX_BUSY_POLL},
+	 * whose first window is {@code firstWindowNanos} rather than nothing: for tests.
+	 */
+	static IoHandlerFactory newFactoryPolling(long busyPollNanos, long firstWindowNanos) {
+		return (executor) -> open(executor, busyPollNanos, firstWindowNanos);
 	}
 
 	/**
@@ -163,9 +178,9 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 		return this.pollNanos;
 	}
 
-	private static IoHandler open(ThreadAwareExecutor executor, long busyPollNanos) {
+	private static IoHandler open(ThreadAwareExecutor executor, long busyPollNanos, long firstWindowNanos) {
 		try {
-			return new WakeOnDemandNioIoHandler(executor, SelectorProvider.provider(), busyPollNanos);
+			return new WakeOnDemandNioIoHandler(executor, SelectorProvider.provider(), busyPollNanos, firstWindowNanos);
 		}
 		catch (IOException ex) {
 			throw new IllegalStateException("Could not open a selector for an event loop: " + ex, ex);
@@ -198,7 +213,7 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 			}
 			int ready = selectOrBlock(context);
 			if (this.busyPollNanos > 0) {
-				adaptPoll(System.nanoTime() - start, ready != 0 || !context.canBlock());
+				adaptPoll(start);
 			}
 			return ready;
 		}
@@ -234,26 +249,34 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	 * CPU's halt polling: when work (a ready channel or a task handed over) came within the longest
 	 * poll of the poll's start, a longer window would have caught it, and the window doubles (from
 	 * {@link #POLL_GROWTH_START_NANOS}) up to the longest poll; when the loop stayed without work for
-	 * longer than that, polling could not have caught it, and stops until work comes soon again. A
-	 * select that returned for a scheduled task, or of itself, within the longest poll changes nothing.
-	 * @param waitedNanos from the poll's start until the select returned
-	 * @param woken whether the select returned for a ready channel or a task handed over
+	 * longer than that (work came later, or its select timed out for a scheduled task), polling
+	 * could not have caught it, and stops until work comes soon again. The time to the work's
+	 * coming is taken when it woke the loop, before any reply is handled, so that handling a burst
+	 * of replies does not count as waiting. A select that returned without work within the longest
+	 * poll changes nothing.
+	 * @param start when the loop ran out of work: when its poll began
 	 */
-	private void adaptPoll(long waitedNanos, boolean woken) {
-		if (waitedNanos > this.busyPollNanos) {
+	private void adaptPoll(long start) {
+		long woken = this.wokenAt;
+		long waited = ((woken != 0) ? woken : System.nanoTime()) - start;
+		if (waited > this.busyPollNanos) {
 			this.pollNanos = 0;
 		}
-		else if (woken && this.pollNanos < this.busyPollNanos) {
-			this.pollNanos = Math.min(this.busyPollNanos, Math.max(POLL_GROWTH_START_NANOS, this.pollNanos * 2));
+		else if (woken != 0 && this.pollNanos < this.busyPollNanos) {
+			this.pollNanos = (this.pollNanos >= this.busyPollNanos / 2) ? this.busyPollNanos
+					: Math.min(this.busyPollNanos, Math.max(POLL_GROWTH_START_NANOS, this.pollNanos * 2));
 		}
 	}
 
 	/**
 	 * Blocks until a channel is ready, a task is handed over or a scheduled task is due. The mark is
 	 * set before the task queue is checked the last time, so a task added after that check finds
-	 * it and wakes the selector; one added before it is seen by the check.
+	 * it and wakes the selector; one added before it is seen by the check. Records in
+	 * {@link #wokenAt} when work woke it: the first ready channel, or a thread that handed over a
+	 * task (it cleared the mark); 0 when the select returned for neither.
 	 */
 	private int selectOrBlock(IoHandlerContext context) throws IOException {
+		this.wokenAt = 0;
 		this.selecting.set(true);
 		try {
 			long timeoutMillis = context.canBlock() ? (context.delayNanos(System.nanoTime()) + 999_999L) / 1_000_000L : 0;
@@ -261,6 +284,10 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 				return this.selector.selectNow(this.readyKeyHandler);
 			}
 			int ready = this.selector.select(this.readyKeyHandler, timeoutMillis);
+			if (this.wokenAt == 0 && !this.selecting.get()) {
+				// no channel was ready: a thread handing over a task cleared the mark and woke it
+				this.wokenAt = System.nanoTime();
+			}
 			if (ready == 0 && Thread.interrupted()) {
 				// an interrupted thread's select returns at once, every time: clear it, as Netty does
 				logger.debug("The event loop's thread was interrupted; cleared");
@@ -273,6 +300,10 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 	}
 
 	private void handleReadyKey(SelectionKey key) {
+		if (this.wokenAt == 0) {
+			// the first channel ready since the loop blocked: when work came, for the poll's window
+			this.wokenAt = System.nanoTime();
+		}
 		if (this.selecting.get()) {
 			// the poll has returned: from here on the loop is busy, and finds a task handed to it
 			// when its turn ends (a caller whose reply is handled here hands it the next command)

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -130,7 +131,9 @@ class WakeOnDemandNioIoHandlerTests {
 			// woken within 30 s of blocking: it will poll
 			assertThat(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS)).isPositive();
 			for (int i = 0; i < 200; i++) {
-				polling.submit(() -> null).get(30, TimeUnit.SECONDS);
+				// a poll that did not look for tasks would double its window with each, and soon
+				// find one only after seconds
+				polling.submit(() -> null).get(5, TimeUnit.SECONDS);
 			}
 			long before = handler.selectorWakeups();
 			for (int i = 0; i < 50; i++) {
@@ -143,6 +146,138 @@ class WakeOnDemandNioIoHandlerTests {
 			// descheduled for longer than the gaps so far): each wakes the loop and doubles the
 			// window. A loop that does not poll is woken for nearly every one
 			assertThat(handler.selectorWakeups() - before).isLessThan(10);
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * A polling loop looks for tasks handed over between its polls of the selector: each is run at
+	 * once, and no one wakes the selector. The window here is 30 s from the start (successful polls
+	 * leave it so), and a task scheduled an hour ahead keeps the loop from cutting it short for its
+	 * select's usual once-a-second timeout.
+	 */
+	@Test
+	void tasksHandedToALoopWhileItPollsDoNotWakeItsSelector() throws Exception {
+		long thirtySeconds = TimeUnit.SECONDS.toNanos(30);
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(thirtySeconds, thirtySeconds)));
+		try {
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			long before = handler.selectorWakeups();
+			for (int i = 0; i < 50; i++) {
+				AtomicInteger ran = new AtomicInteger();
+				// a poll that did not look for tasks would find this one only after its 30 s
+				polling.submit(ran::incrementAndGet).get(20, TimeUnit.SECONDS);
+				assertThat(ran).hasValue(1);
+			}
+			assertThat(handler.selectorWakeups() - before).isZero();
+			assertThat(polling.submit(handler::pollNanos).get(20, TimeUnit.SECONDS)).isEqualTo(thirtySeconds);
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * The window grows by doubling from 10 µs, once each time work wakes the loop within the
+	 * longest poll (here 1 s, so that each hand-over, made once the loop has blocked, is within it).
+	 */
+	@Test
+	void theWindowDoublesFrom10MicrosecondsEachTimeWorkWakesTheLoopSoonAfterItBlocks() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(1))));
+		try {
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			List<Long> windows = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				Wait.until(Duration.ofSeconds(30), "the loop to block in its selector", handler::isSelecting);
+				windows.add(polling.submit(handler::pollNanos).get(30, TimeUnit.SECONDS));
+			}
+			// the loop was woken a few times already as it started (the scheduling, handlerOf's task)
+			long first = windows.get(0);
+			assertThat(first % 10_000).isZero();
+			assertThat(Long.bitCount(first / 10_000)).as("%s is 10 µs times a power of 2", first).isOne();
+			assertThat(windows).containsExactly(first, 2 * first, 4 * first, 8 * first);
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * The wait that sets the window ends when work woke the loop, not when the loop is done with
+	 * it: a reply that came soon after the loop blocked and took 1.5 s to handle still grows the
+	 * window (longest poll 1 s, far above a loopback round trip). The window is read on the loop,
+	 * by a task the handler queues, so that the test thread's own wake-up cannot change it.
+	 */
+	@Test
+	void handlingAReplyForLongerThanTheLongestPollDoesNotCountAsWaiting() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(1))));
+		try {
+			// keeps the idle loop's select from timing out each second, and growing its window when it does
+			polling.schedule(() -> null, 1, TimeUnit.HOURS);
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			CompletableFuture<Long> windowAfter = new CompletableFuture<>();
+			Channel channel = new Bootstrap().group(polling)
+				.channel(NioSocketChannel.class)
+				.handler(new ChannelInboundHandlerAdapter() {
+
+					@Override
+					public void channelRead(ChannelHandlerContext ctx, Object message) {
+						ReferenceCountUtil.release(message);
+						long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1_500);
+						while (System.nanoTime() < end) {
+							Thread.onSpinWait();
+						}
+						// runs once this turn is over: after the loop has set its next window
+						ctx.executor().execute(() -> windowAfter.complete(handler.pollNanos()));
+					}
+
+				})
+				.connect(this.redis.endpoint().host(), this.redis.endpoint().port())
+				.sync()
+				.channel();
+			try {
+				// idle for longer than the longest poll: the window drops to nothing, so the loop
+				// blocks, and the reply is handled in its select rather than in a poll
+				Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+				Thread.sleep(1_100);
+				channel.writeAndFlush(Unpooled.copiedBuffer("PING\r\n", StandardCharsets.US_ASCII));
+				assertThat(windowAfter.get(30, TimeUnit.SECONDS)).isPositive();
+			}
+			finally {
+				channel.close().sync();
+			}
+		}
+		finally {
+			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
+		}
+	}
+
+	/**
+	 * A select that returned because a scheduled task came due is not work coming soon: the window
+	 * stays as it was (longest poll 1 s, a task 20 ms ahead, scheduled from the loop itself so that
+	 * no one wakes it).
+	 */
+	@Test
+	void aScheduledTaskComingDueDoesNotGrowTheWindow() throws Exception {
+		MultiThreadIoEventLoopGroup polling = new MultiThreadIoEventLoopGroup(1,
+				recording(WakeOnDemandNioIoHandler.newFactoryPolling(TimeUnit.SECONDS.toNanos(1))));
+		try {
+			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
+			CompletableFuture<Long> whenDue = new CompletableFuture<>();
+			long before = polling.submit(() -> {
+				polling.schedule(() -> whenDue.complete(handler.pollNanos()), 20, TimeUnit.MILLISECONDS);
+				return handler.pollNanos();
+			}).get(30, TimeUnit.SECONDS);
+			assertThat(before).isPositive();
+			assertThat(whenDue.get(30, TimeUnit.SECONDS)).isEqualTo(before);
 		}
 		finally {
 			polling.shutdownGracefully(0, 2, TimeUnit.SECONDS).await(30, TimeUnit.SECONDS);
@@ -187,6 +322,7 @@ class WakeOnDemandNioIoHandlerTests {
 		try {
 			polling.schedule(() -> null, 1, TimeUnit.HOURS);
 			WakeOnDemandNioIoHandler handler = handlerOf(polling);
+			Wait.until(Duration.ofSeconds(30), "the idle loop to block in its selector", handler::isSelecting);
 			for (int i = 0; i < 20; i++) {
 				polling.submit(() -> null).get(30, TimeUnit.SECONDS);
 			}
@@ -203,9 +339,9 @@ class WakeOnDemandNioIoHandlerTests {
 		}
 	}
 
-	/** The provider's loops poll for the while it was given. */
+	/** The provider's loops poll for up to the longest poll it was given. */
 	@Test
-	void theProvidersLoopsPollForItsWhile() throws Exception {
+	void theProvidersLoopsPollForUpToTheirLongestPoll() throws Exception {
 		ThreadAwareExecutor executor = new ThreadAwareExecutor() {
 
 			@Override
@@ -328,7 +464,7 @@ class WakeOnDemandNioIoHandlerTests {
 			.channel();
 	}
 
-	/** The handler of {@code group}'s one loop, the last one made: the loop makes it when it starts. */
+	/** The handler of {@code group}'s one loop: the last one made, as the group makes its loops' handlers when it is made. */
 	private WakeOnDemandNioIoHandler handlerOf(MultiThreadIoEventLoopGroup group) throws Exception {
 		group.submit(() -> null).get(30, TimeUnit.SECONDS);
 		return this.handlers.get(this.handlers.size() - 1);
