@@ -48,11 +48,12 @@ import org.apache.commons.logging.LogFactory;
  * loop going to sleep and being woken again (a context switch, and the caller's {@code eventfd}
  * write). While a caller waits for each reply, as a blocking one does, that hand-off is much of
  * what a command costs. The poll's window adapts, as Linux's KVM adapts a virtual CPU's halt
- * polling: it grows (from 10 µs, doubling) each time work came after the window but within the
- * longest poll (100 µs by default) of the poll's start, and drops to nothing once the loop has been
- * without work for longer than the longest poll. So a loop whose callers send their next command
- * soon after their reply polls long enough to catch it, and an idle loop, or one whose work comes
- * further apart than the longest poll, does not spin at all. The poll spends up to its window of
+ * polling: it grows (from 10 µs, doubling) each time work woke the loop after the window but within
+ * the longest poll (100 µs by default) of the poll's start, and drops to nothing once the loop has
+ * been without work for longer than the longest poll. So a loop whose callers send their next command
+ * soon after their reply polls long enough to catch it, an idle loop does not spin at all, and
+ * one whose work comes further apart than the longest poll spins only after work that came soon
+ * (a reply), for a window that the next long wait drops again. The poll spends up to its window of
  * one core each time the loop runs out of work; with {@link Duration#ZERO} as the longest poll the
  * loop always blocks at once, as Netty's does.
  * <p>
