@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.slipcase.redis.buffer.AllocatorType;
+import dev.slipcase.redis.lettuce.WakeOnDemandNioIoHandler;
 import dev.slipcase.redis.serializer.FormatKind;
 import org.jspecify.annotations.Nullable;
 
@@ -266,7 +267,7 @@ public class SlipcaseRedisProperties {
 		 * apart. Spends up to that long of a core each time a loop runs out of work; 0 to block at
 		 * once, at most 1ms (checked at start-up, even with coalescing off).
 		 */
-		private Duration busyPoll = Duration.ofNanos(100_000);
+		private Duration busyPoll = WakeOnDemandNioIoHandler.DEFAULT_BUSY_POLL;
 
 		public boolean isEnabled() {
 			return this.enabled;
