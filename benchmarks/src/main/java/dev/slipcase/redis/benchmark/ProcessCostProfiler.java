@@ -154,7 +154,7 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		Map<Long, Long> loopsAtEnd = eventLoopsAtEnd;
 		if (loopsAtEnd != null && !loopsAtEnd.isEmpty()) {
 			results.add(new ScalarResult(CLIENT_EVENT_LOOP_CPU,
-					nanosSince(this.eventLoops, loopsAtEnd) / 1_000.0 / commands, "us/cmd", AggregationPolicy.AVG));
+					sinceForThreadsAliveAtBoth(this.eventLoops, loopsAtEnd) / 1_000.0 / commands, "us/cmd", AggregationPolicy.AVG));
 		}
 		return results;
 	}
@@ -181,10 +181,14 @@ public final class ProcessCostProfiler implements InternalProfiler {
 		return cpu;
 	}
 
-	/** The CPU time since {@code before} of the threads alive at both moments, ns. */
-	private static long nanosSince(Map<Long, Long> before, Map<Long, Long> after) {
+	/**
+	 * The sum, over the threads alive at both moments, of each one's count in {@code after} less
+	 * its count in {@code before}: a thread that started or ended in between (a connection
+	 * factory's, say) takes its count with it, so only those give a difference that means anything.
+	 */
+	static <K> long sinceForThreadsAliveAtBoth(Map<K, Long> before, Map<K, Long> after) {
 		long total = 0;
-		for (Map.Entry<Long, Long> thread : after.entrySet()) {
+		for (Map.Entry<K, Long> thread : after.entrySet()) {
 			Long earlier = before.get(thread.getKey());
 			if (earlier != null) {
 				total += thread.getValue() - earlier;
@@ -296,20 +300,9 @@ public final class ProcessCostProfiler implements InternalProfiler {
 	 */
 	record Counts(long writes, long reads, long cpuTicks, long kernelTicks, Map<String, Long> switchesByThread) {
 
-		/**
-		 * The context switches since {@code before} of the threads alive at both moments: a thread
-		 * that started or ended in between (a connection factory's, say) takes its count with it,
-		 * so only those give a difference that means anything.
-		 */
+		/** The context switches since {@code before} of the threads alive at both moments. */
 		long switchesSince(Counts before) {
-			long total = 0;
-			for (Map.Entry<String, Long> thread : this.switchesByThread.entrySet()) {
-				Long earlier = before.switchesByThread.get(thread.getKey());
-				if (earlier != null) {
-					total += thread.getValue() - earlier;
-				}
-			}
-			return total;
+			return sinceForThreadsAliveAtBoth(before.switchesByThread, this.switchesByThread);
 		}
 
 	}
