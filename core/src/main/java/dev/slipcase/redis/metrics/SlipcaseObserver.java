@@ -93,6 +93,15 @@ public interface SlipcaseObserver {
 	default void cacheEntryUnreadable(String cache) {
 	}
 
+	/**
+	 * A JDK-serialized value, written before the switch to Slipcase or by an instance without it,
+	 * was read through the allowlist while the feature switches over.
+	 * @param feature what read it: {@code cache}, {@code session} or {@code redis-template}
+	 * @param name the cache's name, or the feature's name again where it has none
+	 */
+	default void jdkValueRead(String feature, String name) {
+	}
+
 	/** What a serialization error happened in. */
 	enum Operation {
 

@@ -172,6 +172,11 @@ public final class SlipcaseObservers {
 		}
 
 		@Override
+		public void jdkValueRead(String feature, String name) {
+			current.jdkValueRead(feature, name);
+		}
+
+		@Override
 		public String toString() {
 			return "SlipcaseObservers.global()";
 		}
@@ -247,6 +252,13 @@ public final class SlipcaseObservers {
 		public void cacheEntryUnreadable(String cache) {
 			for (SlipcaseObserver observer : this.observers) {
 				observer.cacheEntryUnreadable(cache);
+			}
+		}
+
+		@Override
+		public void jdkValueRead(String feature, String name) {
+			for (SlipcaseObserver observer : this.observers) {
+				observer.jdkValueRead(feature, name);
 			}
 		}
 
