@@ -38,7 +38,7 @@ final class SlipcaseCacheConfiguration {
 	SlipcaseCacheManagerBuilderCustomizer slipcaseCacheManagerBuilderCustomizer(SlipcaseRedisProperties properties,
 			SlipcaseSerializerFamily family, ObjectProvider<SlipcaseCacheConfigurationCustomizer> customizers,
 			ConfigurableListableBeanFactory beanFactory, RedisConnectionFactory connectionFactory,
-			ObjectProvider<CacheOperationSource> cacheOperationSources) {
+			ObjectProvider<CacheOperationSource> cacheOperationSources, SwitchOverSerializers switchOver) {
 		ClassLoader classLoader = Settings.classLoader(beanFactory);
 		properties.getCache().getCaches().forEach((name, spec) -> {
 			if (spec.getFormat() != null) {
@@ -47,7 +47,7 @@ final class SlipcaseCacheConfiguration {
 		});
 		CacheOperationSource operations = cacheOperationSources.getIfUnique(AnnotationCacheOperationSource::new);
 		CacheValueSerializers serializers = new CacheValueSerializers(family, properties.getCache(),
-				CachedMethods.find(beanFactory, operations));
+				CachedMethods.find(beanFactory, operations), switchOver);
 		return new SlipcaseCacheManagerBuilderCustomizer(serializers, properties.getCache(),
 				customizers.orderedStream().toList(), connectionFactory);
 	}

@@ -69,6 +69,13 @@ public final class SlipcaseRedisAutoConfiguration {
 	}
 
 	@Bean
+	@ConditionalOnMissingBean
+	SwitchOverSerializers slipcaseSwitchOverSerializers(SlipcaseSerializerFamily family,
+			SlipcaseRedisProperties properties, ConfigurableListableBeanFactory beanFactory) {
+		return new SwitchOverSerializers(family, properties.getJdk(), Settings.classLoader(beanFactory));
+	}
+
+	@Bean
 	@ConditionalOnMissingBean(name = "slipcaseRedisTemplate")
 	@ConditionalOnSingleCandidate(RedisConnectionFactory.class)
 	RedisTemplate<String, Object> slipcaseRedisTemplate(RedisConnectionFactory connectionFactory,

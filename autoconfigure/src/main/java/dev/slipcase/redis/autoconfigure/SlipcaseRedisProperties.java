@@ -9,6 +9,8 @@ import java.util.Map;
 import dev.slipcase.redis.buffer.AllocatorType;
 import dev.slipcase.redis.lettuce.WakeOnDemandNioIoHandler;
 import dev.slipcase.redis.serializer.FormatKind;
+import dev.slipcase.redis.serializer.jdk.JdkLimits;
+import dev.slipcase.redis.serializer.jdk.SwitchOverPhase;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -54,6 +56,8 @@ public class SlipcaseRedisProperties {
 
 	private final WriteCoalescing writeCoalescing = new WriteCoalescing();
 
+	private final Jdk jdk = new Jdk();
+
 	public FormatKind getFormat() {
 		return this.format;
 	}
@@ -96,6 +100,10 @@ public class SlipcaseRedisProperties {
 
 	public WriteCoalescing getWriteCoalescing() {
 		return this.writeCoalescing;
+	}
+
+	public Jdk getJdk() {
+		return this.jdk;
 	}
 
 	/** Scratch buffers the serializers encode and decompress through. */
@@ -323,6 +331,13 @@ public class SlipcaseRedisProperties {
 		private boolean unreadableAsMiss = true;
 
 		/**
+		 * Where caches stand in a fleet's switch from JDK serialization: write-jdk writes JDK
+		 * values that instances without Slipcase read, and reads both; read-jdk writes Slipcase's
+		 * format and still reads JDK values; done reads no JDK value (one is a miss).
+		 */
+		private SwitchOverPhase switchOver = SwitchOverPhase.DONE;
+
+		/**
 		 * Per-cache settings, by cache name.
 		 */
 		private final Map<String, CacheSpec> caches = new LinkedHashMap<>();
@@ -334,6 +349,14 @@ public class SlipcaseRedisProperties {
 
 		public Near getNear() {
 			return this.near;
+		}
+
+		public SwitchOverPhase getSwitchOver() {
+			return this.switchOver;
+		}
+
+		public void setSwitchOver(SwitchOverPhase switchOver) {
+			this.switchOver = switchOver;
 		}
 
 		public boolean isEnabled() {
@@ -498,6 +521,22 @@ public class SlipcaseRedisProperties {
 		 */
 		private String compression = "none";
 
+		/**
+		 * Where sessions stand in a fleet's switch from JDK serialization: write-jdk writes JDK
+		 * values that instances without Slipcase read, and reads both; read-jdk writes Slipcase's
+		 * format, still reads JDK values, and writes a session read with any of them again whole
+		 * on its next save; done reads no JDK value (its session is absent).
+		 */
+		private SwitchOverPhase switchOver = SwitchOverPhase.DONE;
+
+		public SwitchOverPhase getSwitchOver() {
+			return this.switchOver;
+		}
+
+		public void setSwitchOver(SwitchOverPhase switchOver) {
+			this.switchOver = switchOver;
+		}
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
@@ -520,6 +559,64 @@ public class SlipcaseRedisProperties {
 
 		public void setCompression(String compression) {
 			this.compression = compression;
+		}
+
+	}
+
+	/** Reading JDK-serialized values while caches or sessions switch over. */
+	public static class Jdk {
+
+		/**
+		 * Deepest nesting of objects a JDK-serialized value may have.
+		 */
+		private int maxDepth = JdkLimits.DEFAULTS.maxDepth();
+
+		/**
+		 * Most objects and back-references a JDK-serialized value may hold.
+		 */
+		private long maxReferences = JdkLimits.DEFAULTS.maxReferences();
+
+		/**
+		 * Largest JDK-serialized value that is read.
+		 */
+		private DataSize maxSize = DataSize.ofBytes(JdkLimits.DEFAULTS.maxBytes());
+
+		/**
+		 * Fully qualified names of further classes a JDK-serialized value may name, beyond the
+		 * cached types, the session types, what their fields declare and the JDK's value types.
+		 */
+		private List<String> allowedClasses = new ArrayList<>();
+
+		public int getMaxDepth() {
+			return this.maxDepth;
+		}
+
+		public void setMaxDepth(int maxDepth) {
+			this.maxDepth = maxDepth;
+		}
+
+		public long getMaxReferences() {
+			return this.maxReferences;
+		}
+
+		public void setMaxReferences(long maxReferences) {
+			this.maxReferences = maxReferences;
+		}
+
+		public DataSize getMaxSize() {
+			return this.maxSize;
+		}
+
+		public void setMaxSize(DataSize maxSize) {
+			this.maxSize = maxSize;
+		}
+
+		public List<String> getAllowedClasses() {
+			return this.allowedClasses;
+		}
+
+		public void setAllowedClasses(List<String> allowedClasses) {
+			this.allowedClasses = allowedClasses;
 		}
 
 	}

@@ -3,6 +3,7 @@ package dev.slipcase.redis.autoconfigure;
 import java.util.Map;
 import java.util.function.BiFunction;
 
+import dev.slipcase.redis.autoconfigure.session.RewritingSessionRepository;
 import dev.slipcase.redis.autoconfigure.session.SessionFormats;
 import dev.slipcase.redis.autoconfigure.session.SessionValueSerializer;
 import dev.slipcase.redis.serializer.FormatKind;
@@ -11,15 +12,20 @@ import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.TaggedFormat;
 import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
+import dev.slipcase.redis.serializer.jdk.SwitchOverPhase;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.session.MapSession;
 import org.springframework.session.config.ReactiveSessionRepositoryCustomizer;
 import org.springframework.session.config.SessionRepositoryCustomizer;
@@ -49,14 +55,42 @@ final class SlipcaseSessionConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "springSessionDefaultRedisSerializer")
 	SessionValueSerializer springSessionDefaultRedisSerializer(SlipcaseRedisProperties properties,
-			SlipcaseSerializerFamily family, BeanFactory beanFactory) {
+			SlipcaseSerializerFamily family, BeanFactory beanFactory, SwitchOverSerializers switchOver) {
+		ClassLoader classLoader = Settings.classLoader(beanFactory);
+		RedisSerializer<Object> current = currentSerializer(properties, family, classLoader);
+		JdkAllowlist allowlist = SessionFormats.jdkAllowlist(switchOver.allowlist(), classLoader);
+		return new SessionValueSerializer(switchOver.of(current, allowlist, properties.getSession().getSwitchOver(),
+				"session", "session"));
+	}
+
+	/**
+	 * In {@code read-jdk}, Spring Session's servlet repository writes a session loaded with a
+	 * JDK-serialized value again whole on its next save ({@link RewritingSessionRepository}).
+	 */
+	@Bean
+	static BeanPostProcessor slipcaseRewritingSessionRepositoryPostProcessor(
+			ObjectProvider<SlipcaseRedisProperties> properties) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof RedisSessionRepository repository
+						&& properties.getObject().getSession().getSwitchOver() == SwitchOverPhase.READ_JDK) {
+					return RewritingSessionRepository.of(repository);
+				}
+				return bean;
+			}
+
+		};
+	}
+
+	private static RedisSerializer<Object> currentSerializer(SlipcaseRedisProperties properties,
+			SlipcaseSerializerFamily family, ClassLoader classLoader) {
 		SlipcaseRedisProperties.Session session = properties.getSession();
 		String compression = compressionOrNull(session.getCompression());
-		ClassLoader classLoader = Settings.classLoader(beanFactory);
 		Settings.requireFormatLibrary(session.getFormat(), "slipcase.redis.session.format", classLoader);
 		if (session.getFormat() == FormatKind.PROTOSTUFF) {
-			return new SessionValueSerializer(family.valueSerializer(session.getFormat(),
-					(compression != null) ? compression : "none"));
+			return family.valueSerializer(session.getFormat(), (compression != null) ? compression : "none");
 		}
 		TaggedFormat<Object> values = (session.getFormat() == FormatKind.FORY) ? SessionFormats.fory(family, classLoader)
 				: SessionFormats.json(family, classLoader);
@@ -76,7 +110,7 @@ final class SlipcaseSessionConfiguration {
 			format.compression(compressor, Settings.toInt(properties.getCompression().getMinSize().toBytes(),
 					"slipcase.redis.compression.min-size"));
 		}
-		return new SessionValueSerializer(SlipcaseRedisSerializer.of(format.build(), Object.class, family.allocator()));
+		return SlipcaseRedisSerializer.of(format.build(), Object.class, family.allocator());
 	}
 
 	@Bean

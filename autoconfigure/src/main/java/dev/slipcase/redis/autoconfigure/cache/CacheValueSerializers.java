@@ -12,13 +12,16 @@ import java.util.stream.Collectors;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
+import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.autoconfigure.cache.CachedMethods.CachedMethod;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 
 import org.springframework.core.ResolvableType;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * Makes each cache's {@link CacheValueSerializer}: typed by the values its methods cache
@@ -36,18 +39,23 @@ public final class CacheValueSerializers {
 
 	private final CacheValueSerializer defaults;
 
+	private final SwitchOverSerializers switchOver;
+
 	/**
 	 * The serializers of every cache that a method fills or that the properties configure.
 	 * @param family the serializers
 	 * @param properties {@code slipcase.redis.cache.*}
 	 * @param methods the methods that fill each cache, by cache name
+	 * @param switchOver reads JDK-serialized values, and writes them, as
+	 * {@code slipcase.redis.cache.switch-over} says
 	 * @throws SlipcaseConfigurationException when a cache's values cannot be stored and read back
 	 */
 	public CacheValueSerializers(SlipcaseSerializerFamily family, SlipcaseRedisProperties.Cache properties,
-			Map<String, List<CachedMethod>> methods) {
+			Map<String, List<CachedMethod>> methods, SwitchOverSerializers switchOver) {
 		this.family = family;
 		this.properties = properties;
-		this.defaults = new CacheValueSerializer("*", family.valueSerializer(), List.of(),
+		this.switchOver = switchOver;
+		this.defaults = new CacheValueSerializer("*", switchedOver("*", family.valueSerializer(), List.of()), List.of(),
 				"values of the allowed types " + family.allowlist().types().keySet(), properties.isUnreadableAsMiss(), family.observer());
 		Set<String> names = new LinkedHashSet<>(methods.keySet());
 		names.addAll(properties.getCaches().keySet());
@@ -72,7 +80,7 @@ public final class CacheValueSerializers {
 		String compression = (spec != null && spec.getCompression() != null)
 				? spec.getCompression().trim().toLowerCase(Locale.ROOT) : null;
 		if (methods.isEmpty() && format == null && compression == null) {
-			return new CacheValueSerializer(name, this.family.valueSerializer(), List.of(),
+			return new CacheValueSerializer(name, switchedOver(name, this.family.valueSerializer(), List.of()), List.of(),
 					"values of the allowed types " + this.family.allowlist().types().keySet(),
 					this.properties.isUnreadableAsMiss(), family.observer());
 		}
@@ -97,9 +105,19 @@ public final class CacheValueSerializers {
 		catch (IllegalArgumentException ex) {
 			throw unstorable(name, methods, spec != null && (format != null || compression != null), ex);
 		}
-		return new CacheValueSerializer(name, SlipcaseRedisSerializer.of(valueFormat, Object.class,
-				this.family.allocator()), classes, describe(methods),
-				this.properties.isUnreadableAsMiss(), family.observer());
+		return new CacheValueSerializer(name,
+				switchedOver(name, SlipcaseRedisSerializer.of(valueFormat, Object.class, this.family.allocator()), types),
+				classes, describe(methods), this.properties.isUnreadableAsMiss(), family.observer());
+	}
+
+	/**
+	 * {@code current}, reading JDK-serialized values of the allowed types and of {@code types},
+	 * and writing them, as {@code slipcase.redis.cache.switch-over} says.
+	 */
+	private RedisSerializer<Object> switchedOver(String cache, RedisSerializer<Object> current, List<Type> types) {
+		JdkAllowlist.Builder allowlist = this.switchOver.allowlist();
+		types.forEach(allowlist::allowDeclared);
+		return this.switchOver.of(current, allowlist.build(), this.properties.getSwitchOver(), "cache", cache);
 	}
 
 	private static SlipcaseConfigurationException unstorable(String cache, List<CachedMethod> methods,

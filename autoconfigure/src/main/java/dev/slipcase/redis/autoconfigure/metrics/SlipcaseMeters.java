@@ -38,7 +38,10 @@ import org.springframework.util.Assert;
  * <li>{@value #OVERFLOW_WRITES} (counter; tag {@code namespace}): values a sharded template wrote
  * to overflow keys because they were too long for a compact bucket;</li>
  * <li>{@value #FLIPPED_BUCKETS} (gauge; tag {@code namespace}): buckets that left the compact
- * encoding in the namespace's latest memory report.</li>
+ * encoding in the namespace's latest memory report;</li>
+ * <li>{@value #JDK_READS} (counter; tags {@code feature} = {@code cache}|{@code session}|{@code redis-template},
+ * {@code name}, the cache's name): JDK-serialized values read while the feature switches over;
+ * when it stays still, none is left to read.</li>
  * </ul>
  * Meters are created on first use of each tag combination and cached, so recording allocates
  * nothing once warm. Thread-safe.
@@ -69,6 +72,9 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	/** Cache entries treated as misses because they could not be used. */
 	public static final String CACHE_UNREADABLE = "slipcase.redis.cache.unreadable";
 
+	/** JDK-serialized values read while a feature switches over. */
+	public static final String JDK_READS = "slipcase.redis.jdk.reads";
+
 	/** Flipped buckets in the latest memory report. */
 	public static final String FLIPPED_BUCKETS = "slipcase.redis.sharded.flipped.buckets";
 
@@ -87,6 +93,8 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 	private final Map<String, Counter> overflowWrites = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> unreadableEntries = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> jdkReads = new ConcurrentHashMap<>();
 
 	private final Map<String, AtomicInteger> flippedBuckets = new ConcurrentHashMap<>();
 
@@ -217,6 +225,20 @@ public final class SlipcaseMeters implements SlipcaseObserver, AutoCloseable {
 			counter = this.unreadableEntries.computeIfAbsent(cache, (name) -> Counter.builder(CACHE_UNREADABLE)
 				.tag("cache", name)
 				.description("Cache entries that could not be used (unreadable, or of another type) and were treated as misses")
+				.register(this.registry));
+		}
+		counter.increment();
+	}
+
+	@Override
+	public void jdkValueRead(String feature, String name) {
+		String id = feature + '/' + name;
+		Counter counter = this.jdkReads.get(id);
+		if (counter == null) {
+			counter = this.jdkReads.computeIfAbsent(id, (key) -> Counter.builder(JDK_READS)
+				.tag("feature", feature)
+				.tag("name", name)
+				.description("JDK-serialized values read while a feature switches over from JDK serialization")
 				.register(this.registry));
 		}
 		counter.increment();

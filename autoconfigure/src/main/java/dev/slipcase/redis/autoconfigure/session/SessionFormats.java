@@ -10,6 +10,7 @@ import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import dev.slipcase.redis.serializer.ForyFormat;
 import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.fory.resolver.TypeResolver;
@@ -134,6 +135,24 @@ public final class SessionFormats {
 		Map<Class<?>, Function<TypeResolver, Serializer<?>>> failures = Security.failures();
 		classes.addAll(failures.keySet());
 		return ForyFormat.of(Object.class, classes, failures);
+	}
+
+	/**
+	 * {@code allowlist} with the classes a JDK-serialized session may hold added: Spring
+	 * Security's session types and what their fields declare, the authentication failures a login
+	 * keeps, and the JDK's exception types they bring, when Spring Security is present.
+	 */
+	public static JdkAllowlist jdkAllowlist(JdkAllowlist.Builder allowlist, ClassLoader classLoader) {
+		for (String name : SECURITY_SESSION_CLASSES) {
+			if (ClassUtils.isPresent(name, classLoader)) {
+				allowlist.allowDeclared(ClassUtils.resolveClassName(name, classLoader));
+			}
+		}
+		if (ClassUtils.isPresent(SECURITY_MODULES, classLoader)) {
+			allowlist.allowJdkThrowables();
+			Security.failures().keySet().forEach(allowlist::allowDeclared);
+		}
+		return allowlist.build();
 	}
 
 	private static void warnOfUncoveredModules(ClassLoader classLoader) {

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
+import dev.slipcase.redis.serializer.jdk.JdkFormat;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -53,6 +54,9 @@ public final class SessionValueSerializer implements RedisSerializer<Object> {
 
 	@Override
 	public @Nullable Object deserialize(byte @Nullable [] bytes) throws SerializationException {
+		if (bytes != null && JdkFormat.isJdkSerialized(bytes)) {
+			JdkSessionReads.read();
+		}
 		try {
 			return this.delegate.deserialize(bytes);
 		}

@@ -1,0 +1,75 @@
+package dev.slipcase.redis.autoconfigure;
+
+import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
+import dev.slipcase.redis.serializer.jdk.JdkFormat;
+import dev.slipcase.redis.serializer.jdk.JdkLimits;
+import dev.slipcase.redis.serializer.jdk.SwitchOverPhase;
+import dev.slipcase.redis.serializer.jdk.SwitchOverSerializer;
+
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/**
+ * Makes the serializers of features switching over from JDK serialization, from
+ * {@code slipcase.redis.jdk.*}: each reads JDK-serialized values through an allowlist seeded with
+ * the JDK's value types, the family's allowed types and {@code allowed-classes}, which the feature
+ * extends with the types it declares, and reports each one read as {@code jdkValueRead}.
+ */
+public final class SwitchOverSerializers {
+
+	private final SlipcaseSerializerFamily family;
+
+	private final SlipcaseRedisProperties.Jdk properties;
+
+	private final JdkLimits limits;
+
+	private final ClassLoader classLoader;
+
+	SwitchOverSerializers(SlipcaseSerializerFamily family, SlipcaseRedisProperties.Jdk properties,
+			ClassLoader classLoader) {
+		this.family = family;
+		this.properties = properties;
+		this.classLoader = classLoader;
+		this.limits = limits(properties);
+	}
+
+	private static JdkLimits limits(SlipcaseRedisProperties.Jdk properties) {
+		int maxBytes = Settings.toInt(properties.getMaxSize().toBytes(), "slipcase.redis.jdk.max-size");
+		try {
+			return new JdkLimits(properties.getMaxDepth(), properties.getMaxReferences(), maxBytes);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new SlipcaseConfigurationException("slipcase.redis.jdk", ex.getMessage(),
+					"Set slipcase.redis.jdk.max-depth, max-references and max-size to positive values.", ex);
+		}
+	}
+
+	/**
+	 * An allowlist holding the JDK's value types, the family's allowed types and
+	 * {@code slipcase.redis.jdk.allowed-classes}, for the caller to add the types it declares.
+	 */
+	public JdkAllowlist.Builder allowlist() {
+		JdkAllowlist.Builder allowlist = JdkAllowlist.builder().allowJdkValueTypes();
+		this.family.allowlist().types().values().forEach((type) -> allowlist.allowDeclared(type.getRawClass()));
+		this.properties.getAllowedClasses().forEach(allowlist::allow);
+		return allowlist;
+	}
+
+	/**
+	 * {@code current} while {@code phase} is done, else a serializer reading JDK values that
+	 * {@code allowlist} allows too, and writing as the phase says.
+	 * @param feature {@code cache}, {@code session} or {@code redis-template}, for the meter
+	 * @param name the cache's name, or the feature's, for the meter
+	 */
+	public RedisSerializer<Object> of(RedisSerializer<Object> current, JdkAllowlist allowlist, SwitchOverPhase phase,
+			String feature, String name) {
+		if (phase == SwitchOverPhase.DONE) {
+			return current;
+		}
+		RedisSerializer<Object> jdk = SlipcaseRedisSerializer
+			.of(JdkFormat.of(allowlist, this.limits, this.classLoader), Object.class, this.family.allocator());
+		return SwitchOverSerializer.of(current, jdk, phase, () -> this.family.observer().jdkValueRead(feature, name));
+	}
+
+}
