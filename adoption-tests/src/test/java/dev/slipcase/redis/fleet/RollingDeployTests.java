@@ -14,23 +14,30 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
+import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint;
 import dev.slipcase.redis.fleet.Browser.Page;
 import dev.slipcase.redis.serializer.jdk.JdkFormat;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,15 +55,34 @@ class RollingDeployTests {
 
 	private static final String WITNESS = "slipcase.fleet.gadget";
 
+	/** The database the fleet shares, apart from the other tests' database 0. */
+	private static final int DATABASE = 5;
+
 	private final List<Instance> instances = new ArrayList<>();
+
+	private static RedisClient client;
+
+	private static StatefulRedisConnection<byte[], byte[]> connection;
+
+	@BeforeAll
+	static void connect() {
+		client = RedisClient.create(RedisURI.builder()
+			.withHost(redis.endpoint().host())
+			.withPort(redis.endpoint().port())
+			.withDatabase(DATABASE)
+			.build());
+		connection = client.connect(ByteArrayCodec.INSTANCE);
+	}
+
+	@AfterAll
+	static void disconnect() {
+		connection.close();
+		client.shutdown();
+	}
 
 	@BeforeEach
 	void emptyRedis() {
-		try (Instance old = start(false)) {
-			try (RedisConnection connection = old.connectionFactory().getConnection()) {
-				connection.serverCommands().flushDb();
-			}
-		}
+		redis().flushdb();
 		System.clearProperty(WITNESS);
 	}
 
@@ -85,6 +111,9 @@ class RollingDeployTests {
 		assertThat(tally.ok).isEqualTo(1000);
 		assertThat(jdkReads(upgraded, "cache")).isPositive();
 		assertThat(jdkReads(upgraded, "session")).isPositive();
+		assertThat(upgraded.context.getBean(SlipcaseEndpoint.class).slipcase().jdkReads())
+			.hasEntrySatisfying("cache/fleet-orders", (reads) -> assertThat(reads).isPositive())
+			.hasEntrySatisfying("session/session", (reads) -> assertThat(reads).isPositive());
 	}
 
 	@Test
@@ -111,18 +140,26 @@ class RollingDeployTests {
 
 	@Test
 	void aHostileJdkValueIsAMissOrAnAbsentSessionInEveryPhase() {
+		// a gadget chain's trigger, a 2^31 array header, a graph nested 40 deep
 		byte[] gadget = jdk(gadget());
 		byte[] hugeArray = jdk(new byte[8]);
 		hugeArray[hugeArray.length - 12] = 0x7F;
+		Object nested = "leaf";
+		for (int i = 0; i < 40; i++) {
+			nested = new ArrayList<>(List.of(nested));
+		}
+		byte[] deep = jdk(nested);
 		for (String phase : List.of("write-jdk", "read-jdk", "done")) {
 			try (Instance upgraded = start(true, "slipcase.redis.cache.switch-over=" + phase,
 					"slipcase.redis.session.switch-over=" + phase)) {
 				set("fleet-orders::7", gadget);
 				set("fleet-orders::8", hugeArray);
+				set("fleet-orders::9", deep);
 				Browser browser = new Browser();
 				browser.logIn(upgraded.port, "/me");
 				assertThat(browser.get(upgraded.port, "/orders/7").body()).as(phase).contains("\"id\":7");
 				assertThat(browser.get(upgraded.port, "/orders/8").body()).as(phase).contains("\"id\":8");
+				assertThat(browser.get(upgraded.port, "/orders/9").body()).as(phase).contains("\"id\":9");
 				hset("spring:session:sessions:" + browser.sessionId(), "sessionAttr:evil", gadget);
 				assertThat(browser.get(upgraded.port, "/me").isLoginRedirect()).as(phase).isTrue();
 			}
@@ -185,27 +222,24 @@ class RollingDeployTests {
 			.sum();
 	}
 
-	private Map<String, byte[]> sessionValues(Browser browser) {
-		try (Instance any = start(false); RedisConnection connection = any.connectionFactory().getConnection()) {
-			Map<byte[], byte[]> hash = connection.hashCommands()
-				.hGetAll(("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8));
-			Map<String, byte[]> values = new java.util.TreeMap<>();
-			hash.forEach((field, value) -> values.put(new String(field, StandardCharsets.UTF_8), value));
-			return values;
-		}
+	private static Map<String, byte[]> sessionValues(Browser browser) {
+		Map<String, byte[]> values = new TreeMap<>();
+		redis().hgetall(("spring:session:sessions:" + browser.sessionId()).getBytes(StandardCharsets.UTF_8))
+			.forEach((field, value) -> values.put(new String(field, StandardCharsets.UTF_8), value));
+		return values;
 	}
 
-	private void set(String key, byte[] value) {
-		try (Instance any = start(false); RedisConnection connection = any.connectionFactory().getConnection()) {
-			connection.stringCommands().set(key.getBytes(StandardCharsets.UTF_8), value);
-		}
+	private static void set(String key, byte[] value) {
+		redis().set(key.getBytes(StandardCharsets.UTF_8), value);
 	}
 
-	private void hset(String key, String field, byte[] value) {
-		try (Instance any = start(false); RedisConnection connection = any.connectionFactory().getConnection()) {
-			connection.hashCommands()
-				.hSet(key.getBytes(StandardCharsets.UTF_8), field.getBytes(StandardCharsets.UTF_8), value);
-		}
+	private static void hset(String key, String field, byte[] value) {
+		redis().hset(key.getBytes(StandardCharsets.UTF_8), field.getBytes(StandardCharsets.UTF_8), value);
+	}
+
+	/** The fleet's Redis database, as bytes, for what the test itself reads and plants. */
+	private static RedisCommands<byte[], byte[]> redis() {
+		return connection.sync();
 	}
 
 	/** The trigger of the PriorityQueue gadget chains: its comparator runs as the queue is read. */
@@ -241,7 +275,10 @@ class RollingDeployTests {
 	private Instance start(boolean withStarter, String... properties) {
 		List<String> all = new ArrayList<>(List.of("server.port=0", "spring.main.banner-mode=off",
 				"spring.data.redis.host=" + redis.endpoint().host(), "spring.data.redis.port=" + redis.endpoint().port(),
-				"spring.data.redis.database=5", "logging.level.root=WARN"));
+				"spring.data.redis.database=" + DATABASE, "logging.level.root=WARN",
+				// the 500s of the old instances are counted by the tests, not logged whole
+				"logging.level.org.apache.catalina=OFF",
+				"management.endpoints.web.exposure.include=health,slipcase"));
 		if (!withStarter) {
 			all.add("spring.autoconfigure.exclude=" + String.join(",", slipcaseAutoConfigurations()));
 		}
@@ -282,10 +319,6 @@ class RollingDeployTests {
 		Instance(ConfigurableApplicationContext context) {
 			this.context = context;
 			this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
-		}
-
-		RedisConnectionFactory connectionFactory() {
-			return this.context.getBean(RedisConnectionFactory.class);
 		}
 
 		@Override

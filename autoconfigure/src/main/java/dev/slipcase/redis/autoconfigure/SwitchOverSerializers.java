@@ -1,5 +1,10 @@
 package dev.slipcase.redis.autoconfigure;
 
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
+
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
@@ -14,7 +19,8 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * Makes the serializers of features switching over from JDK serialization, from
  * {@code slipcase.redis.jdk.*}: each reads JDK-serialized values through an allowlist seeded with
  * the JDK's value types, the family's allowed types and {@code allowed-classes}, which the feature
- * extends with the types it declares, and reports each one read as {@code jdkValueRead}.
+ * extends with the types it declares, and counts each one read ({@link #jdkReads}, and the
+ * observer's {@code jdkValueRead}).
  */
 public final class SwitchOverSerializers {
 
@@ -25,6 +31,8 @@ public final class SwitchOverSerializers {
 	private final JdkLimits limits;
 
 	private final ClassLoader classLoader;
+
+	private final Map<String, LongAdder> jdkReads = new ConcurrentHashMap<>();
 
 	SwitchOverSerializers(SlipcaseSerializerFamily family, SlipcaseRedisProperties.Jdk properties,
 			ClassLoader classLoader) {
@@ -69,7 +77,21 @@ public final class SwitchOverSerializers {
 		}
 		RedisSerializer<Object> jdk = SlipcaseRedisSerializer
 			.of(JdkFormat.of(allowlist, this.limits, this.classLoader), Object.class, this.family.allocator());
-		return SwitchOverSerializer.of(current, jdk, phase, () -> this.family.observer().jdkValueRead(feature, name));
+		LongAdder reads = this.jdkReads.computeIfAbsent(feature + "/" + name, (key) -> new LongAdder());
+		return SwitchOverSerializer.of(current, jdk, phase, () -> {
+			reads.increment();
+			this.family.observer().jdkValueRead(feature, name);
+		});
+	}
+
+	/**
+	 * How many JDK-serialized values each serializer still switching over has read, by
+	 * {@code <feature>/<name>} ({@code cache/orders}, {@code session/session}), sorted.
+	 */
+	public Map<String, Long> jdkReads() {
+		Map<String, Long> reads = new TreeMap<>();
+		this.jdkReads.forEach((key, count) -> reads.put(key, count.sum()));
+		return reads;
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
+import dev.slipcase.redis.serializer.jdk.SwitchOverSerializer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -111,7 +112,8 @@ public final class CacheValueSerializer implements RedisSerializer<Object> {
 			return value;
 		}
 		catch (SerializationException ex) {
-			SerializationException failure = (key != null) ? KeyedSerializationException.of(key, ex) : ex;
+			SerializationException explained = SwitchOverSerializer.explain(bytes, ex, "slipcase.redis.cache.switch-over");
+			SerializationException failure = (key != null) ? KeyedSerializationException.of(key, explained) : explained;
 			if (!this.unusableAsMiss) {
 				throw failure;
 			}

@@ -1,5 +1,7 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
+import java.io.Serializable;
+import java.lang.reflect.Modifier;
 import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,6 +21,7 @@ import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.ValueFormat;
 import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.ResolvableType;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -95,6 +98,9 @@ public final class CacheValueSerializers {
 				}
 			}
 		}
+		if (this.properties.getSwitchOver().writesJdk()) {
+			requireSerializable(name, methods);
+		}
 		if (types.stream().anyMatch((type) -> ResolvableType.forType(type).toClass() == Object.class)) {
 			classes.clear();
 		}
@@ -118,6 +124,44 @@ public final class CacheValueSerializers {
 		JdkAllowlist.Builder allowlist = this.switchOver.allowlist();
 		types.forEach(allowlist::allowDeclared);
 		return this.switchOver.of(current, allowlist.build(), this.properties.getSwitchOver(), "cache", cache);
+	}
+
+	/**
+	 * Fails when a cached method's value holds a concrete class that JDK serialization cannot
+	 * write, which {@code write-jdk} would fail on at every put (and which an instance without
+	 * the starter could never have cached).
+	 */
+	private static void requireSerializable(String cache, List<CachedMethod> methods) {
+		for (CachedMethod method : methods) {
+			Class<?> unserializable = unserializable(ResolvableType.forType(method.valueType()));
+			if (unserializable != null) {
+				throw new SlipcaseConfigurationException("slipcase.redis.cache.switch-over",
+						"Cache '" + cache + "' writes JDK-serialized values (switch-over: write-jdk), but " + method.describe()
+								+ " caches " + method.valueType().getTypeName() + ", and " + unserializable.getName()
+								+ " is not Serializable",
+						"Make " + unserializable.getSimpleName() + " Serializable, or set slipcase.redis.cache.switch-over to "
+								+ "read-jdk once no instance without the starter runs.",
+						null);
+			}
+		}
+	}
+
+	private static @Nullable Class<?> unserializable(ResolvableType type) {
+		Class<?> raw = type.resolve();
+		if (raw != null && raw != Object.class && !raw.isPrimitive() && !raw.isInterface()
+				&& !Modifier.isAbstract(raw.getModifiers()) && !Serializable.class.isAssignableFrom(raw)) {
+			return raw;
+		}
+		if (type.isArray()) {
+			return unserializable(type.getComponentType());
+		}
+		for (ResolvableType generic : type.getGenerics()) {
+			Class<?> found = unserializable(generic);
+			if (found != null) {
+				return found;
+			}
+		}
+		return null;
 	}
 
 	private static SlipcaseConfigurationException unstorable(String cache, List<CachedMethod> methods,

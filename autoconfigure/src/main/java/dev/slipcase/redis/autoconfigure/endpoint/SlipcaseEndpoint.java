@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
@@ -90,8 +91,11 @@ public class SlipcaseEndpoint {
 		for (ShardedTemplate<?> template : shardedTemplates().values()) {
 			sharded.put(template.namespace().name(), describe(template));
 		}
+		SwitchOverSerializers switchOver = this.beans.getBeanProvider(SwitchOverSerializers.class).getIfUnique();
+		Map<String, Long> jdkReads = (switchOver != null && !switchOver.jdkReads().isEmpty()) ? switchOver.jdkReads()
+				: null;
 		return new SlipcaseDescriptor(properties(), serializers, formats, allocators, templates, valueTemplates, sharded,
-				nearCaches());
+				nearCaches(), jdkReads);
 	}
 
 	/**
@@ -191,11 +195,15 @@ public class SlipcaseEndpoint {
 	 * @param sharded each {@code ShardedTemplate} bean by namespace name
 	 * @param nearCaches the near tier of each cache of the {@code NearCacheManager} beans, by cache
 	 * name; {@code null}, and left out of the JSON, when there is no such bean
+	 * @param jdkReads the JDK-serialized values read by each cache and by sessions while they
+	 * switch over, by {@code <feature>/<name>}; {@code null}, and left out of the JSON, when none
+	 * switches over
 	 */
 	public record SlipcaseDescriptor(Map<String, @Nullable Object> properties, Map<String, SerializerDescriptor> serializers,
 			Map<String, String> formats, Map<String, String> allocators, Map<String, TemplateDescriptor> redisTemplates,
 			List<String> valueTemplates, Map<String, ShardedDescriptor> sharded,
-			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, NearCacheDescriptor> nearCaches) {
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, NearCacheDescriptor> nearCaches,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Map<String, Long> jdkReads) {
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiFunction;
 
 import dev.slipcase.redis.serializer.jdk.JdkFormat;
+import dev.slipcase.redis.serializer.jdk.SwitchOverSerializer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -62,7 +63,8 @@ public final class SessionValueSerializer implements RedisSerializer<Object> {
 		}
 		catch (SerializationException ex) {
 			String message = "A session value could not be read, and its session is treated as absent: "
-					+ ex.getMessage();
+					+ ((bytes != null) ? SwitchOverSerializer.explain(bytes, ex, "slipcase.redis.session.switch-over") : ex)
+						.getMessage();
 			if (this.warned.compareAndSet(false, true)) {
 				logger.warn(message + " (later ones are logged at DEBUG)");
 			}

@@ -3,6 +3,7 @@ package dev.slipcase.redis.autoconfigure.cache;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
@@ -13,10 +14,12 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.cache.RedisCacheManager;
+import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,6 +42,62 @@ class SlipcaseCacheConfigurationTests {
 				.toString();
 			assertThat(written).startsWith("[\"order\",{\"id\":1");
 		});
+	}
+
+	@Test
+	void writingJdkCachesWriteWhatSpringDatasJdkSerializerWritesAndReadBoth() {
+		this.runner.withPropertyValues("slipcase.redis.cache.switch-over=write-jdk").run((context) -> {
+			RedisCacheConfiguration orders = configuration(context, "orders");
+			Order order = Order.sample(1, null);
+			ByteBuffer written = orders.getValueSerializationPair().write(order);
+			byte[] jdk = new JdkSerializationRedisSerializer().serialize(order);
+			assertThat(written).isEqualTo(ByteBuffer.wrap(jdk));
+			assertThat(orders.getValueSerializationPair().read(ByteBuffer.wrap(jdk))).isEqualTo(order);
+			byte[] json = context.getBean(SlipcaseSerializerFamily.class).valueSerializer().serialize(order);
+			assertThat(orders.getValueSerializationPair().read(ByteBuffer.wrap(json))).isEqualTo(order);
+		});
+	}
+
+	@Test
+	void readingJdkCachesWriteSlipcasesFormatAndStillReadJdkValues() {
+		this.runner.withPropertyValues("slipcase.redis.cache.switch-over=read-jdk").run((context) -> {
+			RedisCacheConfiguration orders = configuration(context, "orders");
+			Order order = Order.sample(1, null);
+			assertThat(StandardCharsets.UTF_8.decode(orders.getValueSerializationPair().write(order)).toString())
+				.startsWith("[\"order\",{\"id\":1");
+			byte[] jdk = new JdkSerializationRedisSerializer().serialize(order);
+			assertThat(orders.getValueSerializationPair().read(ByteBuffer.wrap(jdk))).isEqualTo(order);
+		});
+	}
+
+	@Test
+	void doneCachesReadNoJdkValue() {
+		this.runner.run((context) -> {
+			byte[] jdk = new JdkSerializationRedisSerializer().serialize(Order.sample(1, null));
+			assertThat(configuration(context, "orders").getValueSerializationPair().read(ByteBuffer.wrap(jdk))).isNull();
+		});
+	}
+
+	@Test
+	void aJdkLimitThatIsNotPositiveFailsStartupNamingTheProperty() {
+		this.runner.withPropertyValues("slipcase.redis.jdk.max-depth=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("maxDepth must be positive"));
+	}
+
+	@Test
+	void writingJdkACachedTypeThatIsNotSerializableFailsStartupNamingTheMethodAndTheProperty() {
+		this.runner.withUserConfiguration(PlainLookups.class)
+			.withPropertyValues("slipcase.redis.cache.switch-over=write-jdk")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("Cache 'plain' writes JDK-serialized values")
+				.hasMessageContaining("PlainLookups.plain(long)")
+				.hasMessageContaining(Plain.class.getName() + " is not Serializable"));
+		this.runner.withUserConfiguration(PlainLookups.class)
+			.withPropertyValues("slipcase.redis.cache.switch-over=read-jdk")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test
@@ -129,6 +188,20 @@ class SlipcaseCacheConfigurationTests {
 	@Configuration(proxyBeanMethods = false)
 	@EnableCaching
 	static class Caching {
+
+	}
+
+	/** A cached value JDK serialization cannot write. */
+	record Plain(long id) {
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class PlainLookups {
+
+		@Cacheable("plain")
+		public List<Plain> plain(long id) {
+			return List.of(new Plain(id));
+		}
 
 	}
 

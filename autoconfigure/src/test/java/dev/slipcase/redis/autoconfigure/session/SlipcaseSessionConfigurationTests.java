@@ -19,7 +19,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.session.data.redis.RedisSessionRepository;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.LockedException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
@@ -226,6 +228,44 @@ class SlipcaseSessionConfigurationTests {
 			return defineClass(requested, bytes, 0, bytes.length);
 		}
 
+	}
+
+	@Test
+	void writingJdkSessionValuesAreWhatSpringSessionWroteBeforeAndBothAreRead() {
+		this.runner.withPropertyValues("slipcase.redis.session.switch-over=write-jdk").run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			SecurityContextImpl security = new SecurityContextImpl(UsernamePasswordAuthenticationToken
+				.authenticated(User.withUsername("ada").password("x").roles("USER").build(), null,
+						AuthorityUtils.createAuthorityList("ROLE_USER")));
+			byte[] written = serializer.serialize(security);
+			assertThat(written).isEqualTo(new JdkSerializationRedisSerializer().serialize(security));
+			assertThat(serializer.deserialize(written)).isEqualTo(security);
+			assertThat(serializer.deserialize(new JdkSerializationRedisSerializer().serialize(new BadCredentialsException("no"))))
+				.isInstanceOf(BadCredentialsException.class);
+		});
+	}
+
+	@Test
+	void doneSessionValuesThatAreJdkSerializedAreUnreadable() {
+		this.runner.run((context) -> {
+			RedisSerializer<Object> serializer = context.getBean("springSessionDefaultRedisSerializer",
+					SessionValueSerializer.class);
+			assertThat(serializer.deserialize(new JdkSerializationRedisSerializer().serialize(1_700_000_000_000L)))
+				.isSameAs(SessionValueSerializer.UNREADABLE);
+		});
+	}
+
+	@Test
+	void onlyReadingJdkWrapsTheSessionRepositoryToWriteSessionsAgain() {
+		ApplicationContextRunner withRepository = this.runner
+			.withBean("sessionRepository", RedisSessionRepository.class,
+					() -> new RedisSessionRepository(new org.springframework.data.redis.core.RedisTemplate<>()));
+		withRepository.withPropertyValues("slipcase.redis.session.switch-over=read-jdk")
+			.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RewritingSessionRepository.class));
+		withRepository.withPropertyValues("slipcase.redis.session.switch-over=write-jdk")
+			.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RedisSessionRepository.class));
+		withRepository.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RedisSessionRepository.class));
 	}
 
 }

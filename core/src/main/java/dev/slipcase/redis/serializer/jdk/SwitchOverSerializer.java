@@ -68,6 +68,21 @@ public final class SwitchOverSerializer implements RedisSerializer<Object> {
 		return this.current.deserialize(bytes);
 	}
 
+	/**
+	 * {@code failure} to read {@code bytes}, said in words when they are a JDK-serialized value that
+	 * a feature whose switch-over is done does not read: the format's own message about them
+	 * ("Invalid UTF-8 start byte 0xac") names neither what they are nor what reads them.
+	 * @param property the feature's switch-over property, such as {@code slipcase.redis.cache.switch-over}
+	 */
+	public static SerializationException explain(byte[] bytes, SerializationException failure, String property) {
+		String message = String.valueOf(failure.getMessage());
+		if (!JdkFormat.isJdkSerialized(bytes) || message.startsWith("jdk:")) {
+			return failure;
+		}
+		return new SerializationException("a JDK-serialized value (written before Slipcase, or by an instance "
+				+ "without it), which " + property + ": done does not read", failure);
+	}
+
 	@Override
 	public Class<?> getTargetType() {
 		return this.current.getTargetType();

@@ -75,4 +75,17 @@ class SwitchOverSerializerTests {
 		assertThat(this.jdkReads).hasValue(0);
 	}
 
+	@Test
+	void aJdkValueThatDoneCannotReadIsExplainedInWords() {
+		byte[] jdkBytes = SPRING.serialize(JdkFormatTests.order());
+		SerializationException failure = new SerializationException("json: cannot decode value: Invalid UTF-8 start byte 0xac");
+		assertThat(SwitchOverSerializer.explain(jdkBytes, failure, "slipcase.redis.cache.switch-over"))
+			.hasMessage("a JDK-serialized value (written before Slipcase, or by an instance without it), which "
+					+ "slipcase.redis.cache.switch-over: done does not read")
+			.hasCause(failure);
+		assertThat(SwitchOverSerializer.explain("{".getBytes(), failure, "p")).isSameAs(failure);
+		SerializationException refused = new SerializationException("jdk: refused a proxy class");
+		assertThat(SwitchOverSerializer.explain(jdkBytes, refused, "p")).isSameAs(refused);
+	}
+
 }
