@@ -96,6 +96,7 @@ class RollingDeployTests {
 		Instance old = start(false);
 		Instance upgraded = start(true);
 		Tally tally = alternate(old, upgraded, 200);
+		System.out.println("Today's defaults, 200 alternating requests: " + tally);
 		assertThat(tally.errorsOn(old)).as("500s on the instances without the starter").isPositive();
 		assertThat(tally.logouts).as("requests sent to the login page").isPositive();
 	}
@@ -106,6 +107,7 @@ class RollingDeployTests {
 		Instance upgraded = start(true, "slipcase.redis.cache.switch-over=write-jdk",
 				"slipcase.redis.session.switch-over=write-jdk");
 		Tally tally = alternate(old, upgraded, 1000);
+		System.out.println("write-jdk, 1000 alternating requests: " + tally);
 		assertThat(tally.errors).as("errors: " + tally.firstError).isEmpty();
 		assertThat(tally.logouts).as("logouts").isZero();
 		assertThat(tally.ok).isEqualTo(1000);
@@ -119,8 +121,10 @@ class RollingDeployTests {
 	@Test
 	void readingJdkASessionFromBeforeTheStarterStaysLoggedInAndIsWrittenAgainInSlipcasesFormat() {
 		Browser browser = new Browser();
+		Browser latecomer = new Browser();
 		try (Instance old = start(false)) {
 			assertThat(browser.logIn(old.port, "/me").body()).isEqualTo("ada 1");
+			assertThat(latecomer.get(old.port, "/me").isLoginRedirect()).isTrue();
 		}
 		// a removed attribute stays as an empty value
 		assertThat(sessionValues(browser)).allSatisfy((field, value) -> assertThat(
@@ -129,12 +133,17 @@ class RollingDeployTests {
 			Page page = browser.get(upgraded.port, "/me");
 			assertThat(page.status()).as(page.toString()).isEqualTo(200);
 			assertThat(page.body()).isEqualTo("ada 2");
+			// logging in changes the session's id: the session from before is written again under the new one
+			assertThat(latecomer.logIn(upgraded.port, "/me").body()).isEqualTo("ada 1");
 			assertThat(jdkReads(upgraded, "session")).isPositive();
 		}
-		assertThat(sessionValues(browser)).isNotEmpty()
-			.allSatisfy((field, value) -> assertThat(JdkFormat.isJdkSerialized(value)).as(field).isFalse());
+		for (Browser user : List.of(browser, latecomer)) {
+			assertThat(sessionValues(user)).isNotEmpty()
+				.allSatisfy((field, value) -> assertThat(JdkFormat.isJdkSerialized(value)).as(field).isFalse());
+		}
 		try (Instance done = start(true)) {
 			assertThat(browser.get(done.port, "/me").body()).isEqualTo("ada 3");
+			assertThat(latecomer.get(done.port, "/me").body()).isEqualTo("ada 2");
 		}
 	}
 
@@ -148,7 +157,10 @@ class RollingDeployTests {
 		for (int i = 0; i < 40; i++) {
 			nested = new ArrayList<>(List.of(nested));
 		}
-		byte[] deep = jdk(nested);
+		// an order whose items (List<String> as declared) hold the nested lists: read, it would be served
+		FleetApp.FleetOrder planted = FleetApp.FleetOrder.of(9);
+		byte[] deep = jdk(new FleetApp.FleetOrder(9, planted.customer(), planted.total(), planted.placed(),
+				uncheckedItems(nested)));
 		for (String phase : List.of("write-jdk", "read-jdk", "done")) {
 			try (Instance upgraded = start(true, "slipcase.redis.cache.switch-over=" + phase,
 					"slipcase.redis.session.switch-over=" + phase)) {
@@ -159,12 +171,18 @@ class RollingDeployTests {
 				browser.logIn(upgraded.port, "/me");
 				assertThat(browser.get(upgraded.port, "/orders/7").body()).as(phase).contains("\"id\":7");
 				assertThat(browser.get(upgraded.port, "/orders/8").body()).as(phase).contains("\"id\":8");
-				assertThat(browser.get(upgraded.port, "/orders/9").body()).as(phase).contains("\"id\":9");
+				assertThat(browser.get(upgraded.port, "/orders/9").body()).as(phase).contains("\"sku-9\"")
+					.doesNotContain("leaf");
 				hset("spring:session:sessions:" + browser.sessionId(), "sessionAttr:evil", gadget);
 				assertThat(browser.get(upgraded.port, "/me").isLoginRedirect()).as(phase).isTrue();
 			}
 		}
 		assertThat(System.getProperty(WITNESS)).isNull();
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<String> uncheckedItems(Object nested) {
+		return (List<String>) (List<?>) List.of(nested);
 	}
 
 	/** What the alternating requests came to. */
@@ -180,6 +198,11 @@ class RollingDeployTests {
 
 		long errorsOn(Instance instance) {
 			return this.errors.stream().filter((port) -> port == instance.port).count();
+		}
+
+		@Override
+		public String toString() {
+			return this.ok + " served, " + this.errors.size() + " errors, " + this.logouts + " sent to the login page";
 		}
 
 	}

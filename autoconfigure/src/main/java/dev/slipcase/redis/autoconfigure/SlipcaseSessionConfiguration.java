@@ -76,7 +76,7 @@ final class SlipcaseSessionConfiguration {
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof RedisSessionRepository repository
 						&& properties.getObject().getSession().getSwitchOver() == SwitchOverPhase.READ_JDK) {
-					return RewritingSessionRepository.of(repository);
+					return RewritingSessionRepository.proxy(repository);
 				}
 				return bean;
 			}

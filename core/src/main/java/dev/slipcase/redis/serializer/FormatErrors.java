@@ -8,10 +8,10 @@ import tools.jackson.core.JacksonException;
 import org.springframework.data.redis.serializer.SerializationException;
 
 /**
- * Builds the {@link SerializationException}s every format throws, so that messages read alike:
- * {@code "<format>: <what was wrong>"}.
+ * Builds the {@link SerializationException}s every format throws, here and in the format
+ * packages below, so that messages read alike: {@code "<format>: <what was wrong>"}.
  */
-final class FormatErrors {
+public final class FormatErrors {
 
 	private FormatErrors() {
 	}
@@ -35,7 +35,10 @@ final class FormatErrors {
 	 * without exception class names, parser locations or buffer internals (reader and writer
 	 * indexes, allocator classes), which say nothing about the value.
 	 */
-	static String inWords(Throwable failure) {
+	public static String inWords(Throwable failure) {
+		if (failure instanceof java.io.EOFException) {
+			return "the value ends early (it is truncated)";
+		}
 		if (failure instanceof IndexOutOfBoundsException) {
 			return "a length or offset in the value runs past its end (the value is truncated, or a length field is corrupt)";
 		}
@@ -56,7 +59,7 @@ final class FormatErrors {
 	 * lets errors the JVM cannot survive pass. {@link StackOverflowError} (deeply nested hostile
 	 * input) is survivable and converted.
 	 */
-	static SerializationException decodeFailure(String formatName, Throwable failure) {
+	public static SerializationException decodeFailure(String formatName, Throwable failure) {
 		if (failure instanceof VirtualMachineError && !(failure instanceof StackOverflowError)) {
 			throw (VirtualMachineError) failure;
 		}
@@ -66,7 +69,7 @@ final class FormatErrors {
 		return error(formatName, "cannot decode value", failure);
 	}
 
-	static SerializationException encodeFailure(String formatName, Throwable failure) {
+	public static SerializationException encodeFailure(String formatName, Throwable failure) {
 		if (failure instanceof VirtualMachineError && !(failure instanceof StackOverflowError)) {
 			throw (VirtualMachineError) failure;
 		}

@@ -1,29 +1,33 @@
 package dev.slipcase.redis.autoconfigure.session;
 
 import java.lang.reflect.Field;
-import java.time.Instant;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
 
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.GenericToStringSerializer;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.session.Session;
-import org.springframework.session.SessionRepository;
 import org.springframework.session.data.redis.RedisSessionRepository;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * Spring Session's {@link RedisSessionRepository}, writing a session that was loaded with any
+ * Makes Spring Session's {@link RedisSessionRepository} write a session that was loaded with any
  * JDK-serialized value again whole, in Slipcase's format, when it is next saved: every attribute
  * and the maximum inactive interval through the session's own changes, and the creation time,
- * which a session never changes, by one conditional {@code HSET} on the session's key right after.
- * A session that is not saved again is left as it is. Thread-safe.
+ * which a session never changes, by one conditional {@code HSET} on the session's key right
+ * after. A session that is not saved again is left as it is. Applied as a class proxy
+ * ({@link #proxy}), so the repository keeps its type. Thread-safe.
  */
-public final class RewritingSessionRepository implements SessionRepository<Session> {
+public final class RewritingSessionRepository implements MethodInterceptor {
 
 	/** Sets the creation time of a session that still exists; never creates one. */
 	private static final RedisScript<Long> CREATION_TIME = RedisScript.of(
@@ -31,7 +35,8 @@ public final class RewritingSessionRepository implements SessionRepository<Sessi
 					+ "return -1",
 			Long.class);
 
-	private final SessionRepository<Session> delegate;
+	/** The script's reply, an integer that is not read. */
+	private static final RedisSerializer<Long> REPLY = new GenericToStringSerializer<>(Long.class);
 
 	private final RedisOperations<String, Object> operations;
 
@@ -40,23 +45,16 @@ public final class RewritingSessionRepository implements SessionRepository<Sessi
 	/** The sessions loaded with a JDK value and not yet saved, by identity; one never saved is forgotten. */
 	private final Map<Session, Boolean> rewrites = Collections.synchronizedMap(new WeakHashMap<>());
 
-	/**
-	 * Wraps {@code delegate}.
-	 * @param keyPrefix what the repository puts before a session's id to make its key, such as
-	 * {@code "spring:session:sessions:"}
-	 */
-	@SuppressWarnings("unchecked")
-	RewritingSessionRepository(RedisSessionRepository delegate, String keyPrefix) {
-		this.delegate = (SessionRepository<Session>) (SessionRepository<?>) delegate;
-		this.operations = delegate.getSessionRedisOperations();
+	private RewritingSessionRepository(RedisOperations<String, Object> operations, String keyPrefix) {
+		this.operations = operations;
 		this.keyPrefix = keyPrefix;
 	}
 
 	/**
-	 * Wraps {@code repository}, with the key namespace it was configured with.
-	 * @throws IllegalStateException when the repository's namespace cannot be read
+	 * {@code repository}, writing sessions loaded with a JDK value again whole on their next save.
+	 * @throws IllegalStateException when the repository's key namespace cannot be read
 	 */
-	public static RewritingSessionRepository of(RedisSessionRepository repository) {
+	public static RedisSessionRepository proxy(RedisSessionRepository repository) {
 		// Spring Session keeps the namespace in a private field, with no getter; a session's key is
 		// that namespace, "sessions:" and its id (RedisSessionRepository.getSessionKey).
 		Field namespace = ReflectionUtils.findField(RedisSessionRepository.class, "keyNamespace", String.class);
@@ -65,47 +63,52 @@ public final class RewritingSessionRepository implements SessionRepository<Sessi
 					+ "keyNamespace field, which slipcase.redis.session.switch-over=read-jdk reads to rewrite sessions");
 		}
 		ReflectionUtils.makeAccessible(namespace);
-		return new RewritingSessionRepository(repository, ReflectionUtils.getField(namespace, repository) + "sessions:");
+		String keyPrefix = ReflectionUtils.getField(namespace, repository) + "sessions:";
+		ProxyFactory factory = new ProxyFactory(repository);
+		factory.setProxyTargetClass(true);
+		factory.addAdvice(new RewritingSessionRepository(repository.getSessionRedisOperations(), keyPrefix));
+		return (RedisSessionRepository) factory.getProxy(RedisSessionRepository.class.getClassLoader());
 	}
 
 	@Override
-	public Session createSession() {
-		return this.delegate.createSession();
+	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+		return switch (invocation.getMethod().getName()) {
+			case "findById" -> findById(invocation);
+			case "save" -> save(invocation);
+			default -> invocation.proceed();
+		};
 	}
 
-	@Override
-	public @Nullable Session findById(String id) {
-		JdkSessionReads.start();
-		Session session;
+	private @Nullable Object findById(MethodInvocation invocation) throws Throwable {
+		boolean[] outer = JdkSessionReads.start();
+		Object found;
 		boolean jdk;
 		try {
-			session = this.delegate.findById(id);
+			found = invocation.proceed();
 		}
 		finally {
-			jdk = JdkSessionReads.stop();
+			jdk = JdkSessionReads.stop(outer);
 		}
-		if (session != null && jdk) {
+		if (found instanceof Session session && jdk) {
 			for (String name : session.getAttributeNames()) {
 				session.setAttribute(name, session.getAttribute(name));
 			}
 			session.setMaxInactiveInterval(session.getMaxInactiveInterval());
 			this.rewrites.put(session, Boolean.TRUE);
 		}
-		return session;
+		return found;
 	}
 
-	@Override
-	public void save(Session session) {
-		this.delegate.save(session);
-		if (this.rewrites.remove(session) != null) {
-			Instant created = session.getCreationTime();
-			this.operations.execute(CREATION_TIME, List.of(this.keyPrefix + session.getId()), created.toEpochMilli());
+	private @Nullable Object save(MethodInvocation invocation) throws Throwable {
+		Object result = invocation.proceed();
+		if (invocation.getArguments()[0] instanceof Session session && this.rewrites.remove(session) != null) {
+			// the argument as the session's hash values are written, not as plain values
+			@SuppressWarnings("unchecked")
+			RedisSerializer<Object> values = (RedisSerializer<Object>) this.operations.getHashValueSerializer();
+			this.operations.execute(CREATION_TIME, values, REPLY, List.of(this.keyPrefix + session.getId()),
+					session.getCreationTime().toEpochMilli());
 		}
-	}
-
-	@Override
-	public void deleteById(String id) {
-		this.delegate.deleteById(id);
+		return result;
 	}
 
 }

@@ -11,6 +11,8 @@ import org.apache.fory.config.Language;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.asm.ClassWriter;
 import org.springframework.asm.Opcodes;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -257,15 +259,18 @@ class SlipcaseSessionConfigurationTests {
 	}
 
 	@Test
-	void onlyReadingJdkWrapsTheSessionRepositoryToWriteSessionsAgain() {
+	void onlyReadingJdkMakesTheSessionRepositoryWriteSessionsAgainKeepingItsType() {
 		ApplicationContextRunner withRepository = this.runner
 			.withBean("sessionRepository", RedisSessionRepository.class,
 					() -> new RedisSessionRepository(new org.springframework.data.redis.core.RedisTemplate<>()));
-		withRepository.withPropertyValues("slipcase.redis.session.switch-over=read-jdk")
-			.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RewritingSessionRepository.class));
+		withRepository.withPropertyValues("slipcase.redis.session.switch-over=read-jdk").run((context) -> {
+			RedisSessionRepository repository = context.getBean("sessionRepository", RedisSessionRepository.class);
+			assertThat(((Advised) repository).getAdvisors())
+				.anyMatch((advisor) -> advisor.getAdvice() instanceof RewritingSessionRepository);
+		});
 		withRepository.withPropertyValues("slipcase.redis.session.switch-over=write-jdk")
-			.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RedisSessionRepository.class));
-		withRepository.run((context) -> assertThat(context.getBean("sessionRepository")).isInstanceOf(RedisSessionRepository.class));
+			.run((context) -> assertThat(AopUtils.isAopProxy(context.getBean("sessionRepository"))).isFalse());
+		withRepository.run((context) -> assertThat(AopUtils.isAopProxy(context.getBean("sessionRepository"))).isFalse());
 	}
 
 }

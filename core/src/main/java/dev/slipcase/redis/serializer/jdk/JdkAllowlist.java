@@ -1,18 +1,14 @@
 package dev.slipcase.redis.serializer.jdk;
 
 import java.io.Serializable;
-import java.lang.reflect.Field;
-import java.lang.reflect.GenericArrayType;
-import java.lang.reflect.Modifier;
-import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
-import java.lang.reflect.WildcardType;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+
+import dev.slipcase.redis.serializer.fory.ForyTypes;
 
 import org.springframework.util.Assert;
 
@@ -44,8 +40,7 @@ public final class JdkAllowlist {
 			"java.util.Collections$EmptyList", "java.util.Collections$EmptySet", "java.util.Collections$EmptyMap",
 			"java.util.Collections$SingletonList", "java.util.Collections$SingletonSet",
 			"java.util.Collections$SingletonMap", "java.util.Collections$ReverseComparator",
-			"java.lang.String$CaseInsensitiveComparator", "java.util.concurrent.ConcurrentHashMap",
-			"java.util.concurrent.ConcurrentHashMap$Segment", "java.util.concurrent.CopyOnWriteArrayList");
+			"java.lang.String$CaseInsensitiveComparator", "java.util.concurrent.CopyOnWriteArrayList");
 
 	/**
 	 * What the serial proxies and collections above resolve to, which the JDK checks once more
@@ -145,69 +140,31 @@ public final class JdkAllowlist {
 		}
 
 		/**
-		 * Allows {@code type} and what its instances hold as the application declares it: its
-		 * serializable superclasses, and, through the declared types of its instance fields
-		 * (record components included) and their type arguments, every class of the application
-		 * they name. JDK classes met on the way are not added: {@link #allowJdkValueTypes()}
-		 * decides those.
+		 * Allows {@code type} and what its instances hold as the application declares it: the
+		 * application classes its record components and fields declare, their type arguments,
+		 * recursively ({@code ForyTypes.reachableFrom}), the permitted subclasses of a sealed one,
+		 * and the serializable superclasses of each. JDK classes met on the way are not added:
+		 * {@link #allowJdkValueTypes()} decides those.
 		 * @param type a class or a generic type, such as {@code List<Order>}
 		 */
 		public Builder allowDeclared(Type type) {
 			Assert.notNull(type, "type must not be null");
-			walk(type);
-			return this;
-		}
-
-		private void walk(Type type) {
-			if (type instanceof Class<?> type0) {
-				walkClass(type0);
-			}
-			else if (type instanceof ParameterizedType parameterized) {
-				walk(parameterized.getRawType());
-				for (Type argument : parameterized.getActualTypeArguments()) {
-					walk(argument);
-				}
-			}
-			else if (type instanceof GenericArrayType array) {
-				walk(array.getGenericComponentType());
-			}
-			else if (type instanceof WildcardType wildcard) {
-				for (Type bound : wildcard.getUpperBounds()) {
-					walk(bound);
-				}
-			}
-			else if (type instanceof TypeVariable<?> variable) {
-				for (Type bound : variable.getBounds()) {
-					walk(bound);
-				}
-			}
-		}
-
-		private void walkClass(Class<?> type) {
-			Class<?> candidate = type;
-			while (candidate.isArray()) {
-				candidate = candidate.getComponentType();
-			}
-			if (candidate.isPrimitive() || isJdk(candidate) || !this.walked.add(candidate)) {
-				return;
-			}
-			if (candidate.isSealed()) {
-				for (Class<?> permitted : candidate.getPermittedSubclasses()) {
-					walkClass(permitted);
-				}
-			}
-			for (Class<?> declaring = candidate; declaring != null && !isJdk(declaring); declaring = declaring
-				.getSuperclass()) {
-				if (Serializable.class.isAssignableFrom(declaring)) {
-					this.classNames.add(declaring.getName());
-				}
-				for (Field field : declaring.getDeclaredFields()) {
-					int modifiers = field.getModifiers();
-					if (!Modifier.isStatic(modifiers) && !Modifier.isTransient(modifiers)) {
-						walk(field.getGenericType());
+			for (Class<?> reached : ForyTypes.reachableFrom(List.of(type)).keySet()) {
+				if (!isJdk(reached) && this.walked.add(reached)) {
+					for (Class<?> declaring = reached; declaring != null && !isJdk(declaring); declaring = declaring
+						.getSuperclass()) {
+						if (Serializable.class.isAssignableFrom(declaring)) {
+							this.classNames.add(declaring.getName());
+						}
+					}
+					if (reached.isSealed()) {
+						for (Class<?> permitted : reached.getPermittedSubclasses()) {
+							allowDeclared(permitted);
+						}
 					}
 				}
 			}
+			return this;
 		}
 
 		private static boolean isJdk(Class<?> type) {

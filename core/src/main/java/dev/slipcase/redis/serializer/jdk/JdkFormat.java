@@ -3,13 +3,19 @@ package dev.slipcase.redis.serializer.jdk;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
+import java.io.InvalidObjectException;
 import java.io.NotSerializableException;
+import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.Serializable;
-import java.util.Locale;
+import java.lang.reflect.Modifier;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
 
+import dev.slipcase.redis.serializer.FormatErrors;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
@@ -18,6 +24,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
+import org.springframework.util.ReflectionUtils;
 
 /**
  * JDK serialization as Spring Data's {@code JdkSerializationRedisSerializer} writes it, read only
@@ -80,7 +87,7 @@ public final class JdkFormat implements ValueFormat<Object> {
 					+ ", which is not Serializable", ex);
 		}
 		catch (IOException | RuntimeException ex) {
-			throw new SerializationException(NAME + ": cannot encode value: " + ex.getMessage(), ex);
+			throw FormatErrors.encodeFailure(NAME, ex);
 		}
 	}
 
@@ -98,12 +105,6 @@ public final class JdkFormat implements ValueFormat<Object> {
 		try (FilteredStream stream = new FilteredStream(new ByteBufInputStream(in), filter, this.classLoader)) {
 			return stream.readObject();
 		}
-		catch (StackOverflowError ex) {
-			throw new SerializationException(NAME + ": refused a value nested too deeply", ex);
-		}
-		catch (VirtualMachineError ex) {
-			throw ex;
-		}
 		catch (Throwable ex) {
 			String refusal = filter.refusal();
 			if (refusal != null) {
@@ -113,17 +114,8 @@ public final class JdkFormat implements ValueFormat<Object> {
 				throw new SerializationException(NAME + ": the value names class " + ex.getMessage()
 						+ ", which is not on the class path", ex);
 			}
-			throw new SerializationException(NAME + ": cannot decode value: " + inWords(ex), ex);
+			throw FormatErrors.decodeFailure(NAME, ex);
 		}
-	}
-
-	private static String inWords(Throwable failure) {
-		if (failure instanceof java.io.EOFException) {
-			return "the value ends early (it is truncated)";
-		}
-		String message = failure.getMessage();
-		String kind = failure.getClass().getSimpleName().replaceAll("(?<=[a-z])(?=[A-Z])", " ").toLowerCase(Locale.ROOT);
-		return (message == null || message.isBlank()) ? "the value is malformed (" + kind + ")" : message + " (" + kind + ")";
 	}
 
 	@Override
@@ -143,9 +135,10 @@ public final class JdkFormat implements ValueFormat<Object> {
 
 	/**
 	 * Checks each class, array, depth and reference count the stream reports against the
-	 * allowlist and limits, and remembers the first refusal in words. One per value read.
+	 * allowlist and limits, and each container read against the expansion limit, and remembers
+	 * the first refusal in words. One per value read; not thread-safe.
 	 */
-	private static final class ValueFilter implements java.io.ObjectInputFilter {
+	private static final class ValueFilter implements ObjectInputFilter {
 
 		private final JdkAllowlist allowlist;
 
@@ -153,7 +146,12 @@ public final class JdkFormat implements ValueFormat<Object> {
 
 		private final int valueLength;
 
-		private volatile @Nullable String refusal;
+		/** Containers read so far, with what each expands to. */
+		private final Map<Object, Long> expansions = new IdentityHashMap<>();
+
+		private long claimedElements;
+
+		private @Nullable String refusal;
 
 		ValueFilter(JdkAllowlist allowlist, JdkLimits limits, int valueLength) {
 			this.allowlist = allowlist;
@@ -169,16 +167,87 @@ public final class JdkFormat implements ValueFormat<Object> {
 			if (info.references() > this.limits.maxReferences()) {
 				return refuse("a value holding more than " + this.limits.maxReferences() + " objects and references");
 			}
-			long left = this.valueLength - info.streamBytes();
-			if (info.arrayLength() > Math.max(left, 0)) {
-				return refuse("an array of " + info.arrayLength() + " elements in a value with " + Math.max(left, 0)
-						+ " bytes left");
+			if (info.arrayLength() >= 0) {
+				long left = Math.max(this.valueLength - info.streamBytes(), 0);
+				if (info.arrayLength() > left) {
+					return refuse("an array of " + info.arrayLength() + " elements in a value with " + left
+							+ " bytes left");
+				}
+				// each element takes a byte at least, and a hash table asks for at most twice its entries
+				this.claimedElements += info.arrayLength();
+				if (this.claimedElements > 2L * this.valueLength) {
+					return refuse("arrays of " + this.claimedElements + " elements in all in a value of "
+							+ this.valueLength + " bytes");
+				}
 			}
 			Class<?> type = info.serialClass();
 			if (type != null && !this.allowlist.allows(type.getName())) {
 				return refuse("a value naming class " + type.getName() + ", which is not allowed");
 			}
 			return Status.ALLOWED;
+		}
+
+		/**
+		 * Refuses a container that, with every shared part counted at each place it is reached,
+		 * holds more containers than the value may hold objects: a value without shared parts never
+		 * does, and hashing one that does (nested sets that share their members) takes time
+		 * exponential in its depth. Called as each object is read, after what it holds.
+		 */
+		void expand(Object value) throws InvalidObjectException {
+			long expansion;
+			if (value instanceof Collection<?> collection) {
+				expansion = 1;
+				for (Object element : collection) {
+					expansion += expansionOf(element);
+				}
+			}
+			else if (value instanceof Map<?, ?> map) {
+				expansion = 1;
+				for (Map.Entry<?, ?> entry : map.entrySet()) {
+					expansion += expansionOf(entry.getKey()) + expansionOf(entry.getValue());
+				}
+			}
+			else if (value instanceof Object[] array) {
+				expansion = 1;
+				for (Object element : array) {
+					expansion += expansionOf(element);
+				}
+			}
+			else if (!isJdk(value.getClass())) {
+				expansion = 1 + fieldsExpansion(value);
+			}
+			else {
+				return;
+			}
+			if (expansion > this.limits.maxReferences()) {
+				refuse("a value whose shared parts expand to more than " + this.limits.maxReferences() + " objects");
+				throw new InvalidObjectException("expands too far");
+			}
+			this.expansions.put(value, expansion);
+		}
+
+		/** What an application object's fields expand to: its hash code may hash them all. */
+		private long fieldsExpansion(Object value) {
+			long[] expansion = new long[1];
+			ReflectionUtils.doWithFields(value.getClass(), (field) -> {
+				try {
+					ReflectionUtils.makeAccessible(field);
+					expansion[0] += expansionOf(field.get(value));
+				}
+				catch (RuntimeException ex) {
+					// a field of a module that does not open it: it holds nothing read
+				}
+			}, (field) -> !Modifier.isStatic(field.getModifiers()) && !field.getType().isPrimitive());
+			return expansion[0];
+		}
+
+		private static boolean isJdk(Class<?> type) {
+			String name = type.getName();
+			return name.startsWith("java.") || name.startsWith("javax.") || name.startsWith("jdk.");
+		}
+
+		private long expansionOf(@Nullable Object part) {
+			return (part != null) ? this.expansions.getOrDefault(part, 0L) : 0;
 		}
 
 		Status refuse(String why) {
@@ -194,7 +263,10 @@ public final class JdkFormat implements ValueFormat<Object> {
 
 	}
 
-	/** An object stream that loads only allowed classes, through the application's class loader. */
+	/**
+	 * An object stream that loads only allowed classes, through the application's class loader,
+	 * and has each object it reads checked against the expansion limit.
+	 */
 	private static final class FilteredStream extends ObjectInputStream {
 
 		private final ValueFilter filter;
@@ -205,7 +277,10 @@ public final class JdkFormat implements ValueFormat<Object> {
 			super(in);
 			this.filter = filter;
 			this.classLoader = classLoader;
-			setObjectInputFilter(filter);
+			// the JVM-wide filter (jdk.serialFilter), if any, still has its say
+			ObjectInputFilter global = ObjectInputFilter.Config.getSerialFilter();
+			setObjectInputFilter((global != null) ? ObjectInputFilter.merge(filter, global) : filter);
+			enableResolveObject(true);
 		}
 
 		@Override
@@ -227,6 +302,12 @@ public final class JdkFormat implements ValueFormat<Object> {
 		protected Class<?> resolveProxyClass(String[] interfaces) throws IOException {
 			this.filter.refuse("a proxy class (of " + String.join(", ", interfaces) + ")");
 			throw new InvalidClassException("proxy", "not allowed");
+		}
+
+		@Override
+		protected Object resolveObject(Object obj) throws IOException {
+			this.filter.expand(obj);
+			return obj;
 		}
 
 	}

@@ -4,9 +4,11 @@ import org.springframework.util.Assert;
 
 /**
  * How much of a JDK-serialized value is read before it is refused: how deeply objects nest, how
- * many objects and references it holds, and how many bytes it has. An array is also refused when
- * it claims more elements than the value has bytes left, so that no length field allocates more
- * than the value could fill. Immutable.
+ * many objects and references it holds (and so how far its shared parts may expand, counted at
+ * each place they are reached, and how many keys a hash table hashes), and how many bytes it has.
+ * An array is also refused when it claims more elements than the value has bytes left, and arrays
+ * together when they claim more than twice its bytes, so that no length field allocates more than
+ * the value could fill. Immutable.
  *
  * @param maxDepth the deepest nesting of objects, from 1 for the value itself
  * @param maxReferences the most objects and back-references the value may hold
@@ -14,8 +16,8 @@ import org.springframework.util.Assert;
  */
 public record JdkLimits(int maxDepth, long maxReferences, int maxBytes) {
 
-	/** Depth 20, a million references, 32 MiB. */
-	public static final JdkLimits DEFAULTS = new JdkLimits(20, 1_000_000, 32 * 1024 * 1024);
+	/** Depth 20, 10,000 objects and references, 8 MiB. */
+	public static final JdkLimits DEFAULTS = new JdkLimits(20, 10_000, 8 * 1024 * 1024);
 
 	/** Limits; each must be positive. */
 	public JdkLimits {

@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Proxy;
 import java.math.BigDecimal;
+import java.nio.ByteBuffer;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -238,6 +239,98 @@ class JdkFormatTests {
 	void aValueThatIsNotSerializableCannotBeWritten() {
 		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> orders().serialize(new Object()))
 			.withMessage("jdk: cannot encode a java.lang.Object, which is not Serializable");
+	}
+
+	@Test
+	void everyJdkValueAndCollectionTheAllowlistNamesRoundTrips() {
+		Map<String, Integer> hashMap = new java.util.HashMap<>(Map.of("a", 1));
+		java.util.TreeMap<String, Integer> caseInsensitive = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+		caseInsensitive.put("B", 2);
+		java.util.TreeSet<String> reversed = new java.util.TreeSet<>(java.util.Collections.reverseOrder());
+		reversed.addAll(List.of("a", "b"));
+		java.util.EnumMap<Status, String> enumMap = new java.util.EnumMap<>(Status.class);
+		enumMap.put(Status.OPEN, "o");
+		List<Object> values = List.of("text", true, (byte) 1, (short) 2, 3, 4L, 5f, 6d, 'c', new BigDecimal("7.5"),
+				java.math.BigInteger.TEN, Instant.parse("2026-11-28T10:00:00Z"), LocalDate.of(2026, 11, 28),
+				java.time.LocalTime.NOON, java.time.LocalDateTime.of(2026, 11, 28, 12, 0),
+				java.time.OffsetDateTime.parse("2026-11-28T12:00:00+01:00"),
+				java.time.ZonedDateTime.parse("2026-11-28T12:00:00+01:00[Europe/Paris]"), java.time.Duration.ofSeconds(9),
+				java.time.Period.ofDays(3), java.time.Year.of(2026), java.time.YearMonth.of(2026, 11),
+				java.time.MonthDay.of(11, 28), java.time.ZoneOffset.UTC, java.time.ZoneId.of("Europe/Paris"),
+				java.util.UUID.randomUUID(), java.util.Locale.FRANCE, new java.util.Date(0),
+				java.util.Currency.getInstance("EUR"), java.net.URI.create("https://example.com/x"),
+				new ArrayList<>(List.of(1)), new java.util.LinkedList<>(List.of(1)),
+				hashMap, new java.util.LinkedHashMap<>(hashMap), caseInsensitive, new HashSet<>(Set.of(1)),
+				new java.util.LinkedHashSet<>(Set.of(1)), reversed, enumMap, java.util.EnumSet.of(Status.OPEN),
+				List.of(1), List.of(1, 2, 3), Set.of(1), Set.of(1, 2, 3), Map.of("a", 1), Map.of("a", 1, "b", 2),
+				Arrays.asList(1, 2), java.util.Collections.unmodifiableList(new ArrayList<>(List.of(1))),
+				java.util.Collections.unmodifiableList(new java.util.LinkedList<>(List.of(1))),
+				java.util.Collections.unmodifiableSet(new HashSet<>(Set.of(1))),
+				java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(Set.of(1))),
+				java.util.Collections.unmodifiableMap(hashMap),
+				java.util.Collections.unmodifiableSortedMap(new java.util.TreeMap<>(hashMap)),
+				java.util.Collections.unmodifiableCollection(new ArrayList<>(List.of(1))),
+				java.util.Collections.emptyList(), java.util.Collections.emptySet(), java.util.Collections.emptyMap(),
+				java.util.Collections.singletonList(1), java.util.Collections.singleton(1),
+				java.util.Collections.singletonMap("a", 1), new CopyOnWriteArrayList<>(List.of(1)),
+				new java.util.ArrayDeque<>(List.of(1)), new long[] { 1 }, new String[] { "a" });
+		JdkAllowlist jdkOnly = JdkAllowlist.builder().allowJdkValueTypes().allow(Status.class).build();
+		for (Object value : values) {
+			Object read = serializer(jdkOnly, JdkLimits.DEFAULTS).deserialize(SPRING.serialize(value));
+			if (value.getClass().isArray()) {
+				assertThat(read).as(value.getClass().getName()).isEqualTo(value);
+			}
+			else if (value instanceof java.util.Collection<?> collection && !(value instanceof List)
+					&& !(value instanceof Set)) {
+				// a deque and an unmodifiable collection compare by identity
+				assertThat(new ArrayList<Object>((java.util.Collection<?>) read)).as(value.getClass().getName())
+					.isEqualTo(new ArrayList<Object>(collection));
+			}
+			else {
+				assertThat(read).as(value.getClass().getName()).isEqualTo(value);
+			}
+		}
+	}
+
+	@Test
+	void setsThatShareTheirMembersAreRefusedBeforeHashingThemTakesForever() {
+		// 8 levels of 4 sets, each set holding all 4 sets of the level below: about 130 objects,
+		// whose hash code takes 4^8 steps; at 18 levels it takes 4^18
+		List<Set<Object>> below = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			below.add(new HashSet<>(Set.of(-i - 1)));
+		}
+		for (int level = 0; level < 8; level++) {
+			List<Set<Object>> above = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				Set<Object> set = new HashSet<>(below);
+				set.add(level * 4 + i);
+				above.add(set);
+			}
+			below = above;
+		}
+		byte[] bytes = SPRING.serialize(below.get(0));
+		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> orders().deserialize(bytes))
+			.withMessage("jdk: refused a value whose shared parts expand to more than 10000 objects");
+	}
+
+	@Test
+	void nestedArraysThatTogetherClaimMoreThanTheValueHoldsAreRefused() {
+		byte[] bytes = SPRING.serialize(new Object[] { new Object[] { new Object[] { "x".repeat(1000) } } });
+		// each array's length (1) follows its class descriptor: in full (ending TC_ENDBLOCKDATA,
+		// TC_NULL) for the first, by back-reference (TC_REFERENCE to handle 0) for the others
+		ByteBuffer stream = ByteBuffer.wrap(bytes);
+		List<Integer> lengths = IntStream.range(5, bytes.length - 4)
+			.filter((i) -> stream.getInt(i) == 1 && ((bytes[i - 2] == 0x78 && bytes[i - 1] == 0x70)
+					|| (bytes[i - 5] == 0x71 && stream.getInt(i - 4) == 0x007E0000)))
+			.boxed()
+			.toList();
+		assertThat(lengths).hasSize(3);
+		int claim = bytes.length - 100;
+		lengths.forEach((at) -> stream.putInt(at, claim));
+		assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> orders().deserialize(bytes))
+			.withMessage("jdk: refused arrays of " + 3 * claim + " elements in all in a value of " + bytes.length
+					+ " bytes");
 	}
 
 }
