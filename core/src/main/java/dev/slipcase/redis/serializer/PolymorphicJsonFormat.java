@@ -144,13 +144,18 @@ public final class PolymorphicJsonFormat implements TaggedFormat<Object> {
 
 	private Object decodeSpringTyped(ByteBuf in) {
 		String className;
+		JsonToken first;
 		try (JsonParser parser = JsonSupport.parser(this.mapper, in)) {
-			JsonToken first = parser.nextToken();
+			first = parser.nextToken();
 			if (first == JsonToken.START_OBJECT) {
 				parser.nextToken();
 			}
 			parser.nextToken();
 			className = parser.getString();
+		}
+		if (first == JsonToken.START_ARRAY && className != null && this.readers.containsKey(className)) {
+			// a type id of ours with a dot in it (a nested class: "Shop.Order"), not a class name
+			return decodeTagged(in);
 		}
 		JavaType type = (className != null) ? typeForClassName(className) : null;
 		if (type == null) {

@@ -41,6 +41,17 @@ class PolymorphicJsonFormatTests {
 	}
 
 	@Test
+	void readsBackATypeIdWithADotAsItsOwnNotAsASpringClassName() {
+		// a nested class's id ("Shop.Order") looks like the class name of Spring's ["a.B",{...}] wrapper
+		PolymorphicJsonFormat nested = PolymorphicJsonFormat.of(TypeAllowlist.builder().allow("Shop.Order", Order.class).build());
+		for (Buffers kind : Buffers.all()) {
+			byte[] bytes = kind.encode(nested, TestValues.order(1));
+			assertThat(new String(bytes, StandardCharsets.UTF_8)).startsWith("[\"Shop.Order\",{");
+			assertThat(kind.with(bytes, nested::decode)).isEqualTo(TestValues.order(1));
+		}
+	}
+
+	@Test
 	void writesAListUnderTheIdOfTheFirstAssignableType() {
 		List<Session> sessions = List.of(TestValues.session(1), TestValues.session(2));
 		byte[] bytes = Buffers.POOLED_HEAP.encode(this.format, sessions);
