@@ -19,6 +19,7 @@ import java.util.stream.Stream;
 
 import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint;
 import dev.slipcase.redis.fleet.Browser.Page;
+import dev.slipcase.redis.fleet.FleetApp.FleetOrder;
 import dev.slipcase.redis.serializer.jdk.JdkFormat;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -38,8 +39,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.SerializationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * A rolling deploy that adds the starter: instances without it (the app as it ran before, the
@@ -145,6 +149,46 @@ class RollingDeployTests {
 			assertThat(browser.get(done.port, "/me").body()).isEqualTo("ada 3");
 			assertThat(latecomer.get(done.port, "/me").body()).isEqualTo("ada 2");
 		}
+	}
+
+	@Test
+	void bootsRedisTemplateSwitchesOverKeepingTheKeysItWroteBefore() {
+		String[] switched = { "slipcase.redis.redis-template.enabled=true", "slipcase.redis.redis-template.jdk-keys=true" };
+		try (Instance old = start(false)) {
+			template(old).opsForValue().set("note:1", FleetOrder.of(1));
+		}
+		try (Instance old = start(false);
+				Instance upgraded = start(true, with(switched, "slipcase.redis.redis-template.switch-over=write-jdk"))) {
+			assertThat(template(upgraded).opsForValue().get("note:1")).isEqualTo(FleetOrder.of(1));
+			template(upgraded).opsForValue().set("note:2", FleetOrder.of(2));
+			assertThat(template(old).opsForValue().get("note:2")).isEqualTo(FleetOrder.of(2));
+		}
+		try (Instance upgraded = start(true, with(switched, "slipcase.redis.redis-template.switch-over=read-jdk"))) {
+			template(upgraded).opsForValue().set("note:3", FleetOrder.of(3));
+			assertThat(template(upgraded).opsForValue().get("note:1")).isEqualTo(FleetOrder.of(1));
+			assertThat(jdkReads(upgraded, "redis-template")).isPositive();
+		}
+		byte[] third = redis().get(jdk("note:3"));
+		assertThat(third).isNotNull();
+		assertThat(JdkFormat.isJdkSerialized(third)).isFalse();
+		try (Instance done = start(true, switched)) {
+			assertThat(template(done).opsForValue().get("note:3")).isEqualTo(FleetOrder.of(3));
+			// done reads no JDK value: one still there fails, naming its key
+			assertThatExceptionOfType(SerializationException.class)
+				.isThrownBy(() -> template(done).opsForValue().get("note:1"))
+				.withMessageStartingWith("key 'note:1'");
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisTemplate<Object, Object> template(Instance instance) {
+		return instance.context.getBean("redisTemplate", RedisTemplate.class);
+	}
+
+	private static String[] with(String[] properties, String more) {
+		List<String> all = new ArrayList<>(List.of(properties));
+		all.add(more);
+		return all.toArray(String[]::new);
 	}
 
 	@Test

@@ -90,8 +90,10 @@ public final class SlipcaseRedisAutoConfiguration {
 	@Bean
 	@ConditionalOnBooleanProperty("slipcase.redis.redis-template.enabled")
 	static BootRedisTemplatePostProcessor slipcaseBootRedisTemplatePostProcessor(
-			ObjectProvider<SlipcaseSerializerFamily> family, ObjectProvider<SlipcaseRedisTemplateCustomizer> customizers) {
-		return new BootRedisTemplatePostProcessor(family, customizers);
+			ObjectProvider<SlipcaseSerializerFamily> family, ObjectProvider<SwitchOverSerializers> switchOver,
+			ObjectProvider<SlipcaseRedisProperties> properties,
+			ObjectProvider<SlipcaseRedisTemplateCustomizer> customizers) {
+		return new BootRedisTemplatePostProcessor(family, switchOver, properties, customizers);
 	}
 
 }

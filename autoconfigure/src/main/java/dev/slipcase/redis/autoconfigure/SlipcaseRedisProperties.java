@@ -306,12 +306,44 @@ public class SlipcaseRedisProperties {
 		 */
 		private boolean enabled = false;
 
+		/**
+		 * Whether Boot's redisTemplate, when switched over, keeps writing keys and hash keys
+		 * JDK-serialized, as it wrote them before, so that the entries it wrote before stay found
+		 * and instances without Slipcase address the same keys. Needed for a switch-over other
+		 * than done.
+		 */
+		private boolean jdkKeys = false;
+
+		/**
+		 * Where Boot's redisTemplate, when switched over, stands in a fleet's switch from JDK
+		 * values: write-jdk writes JDK values that instances without Slipcase read, and reads
+		 * both; read-jdk writes Slipcase's format and still reads JDK values; done reads no JDK
+		 * value.
+		 */
+		private SwitchOverPhase switchOver = SwitchOverPhase.DONE;
+
 		public boolean isEnabled() {
 			return this.enabled;
 		}
 
 		public void setEnabled(boolean enabled) {
 			this.enabled = enabled;
+		}
+
+		public boolean isJdkKeys() {
+			return this.jdkKeys;
+		}
+
+		public void setJdkKeys(boolean jdkKeys) {
+			this.jdkKeys = jdkKeys;
+		}
+
+		public SwitchOverPhase getSwitchOver() {
+			return this.switchOver;
+		}
+
+		public void setSwitchOver(SwitchOverPhase switchOver) {
+			this.switchOver = switchOver;
 		}
 
 	}

@@ -75,13 +75,22 @@ public final class SwitchOverSerializers {
 		if (phase == SwitchOverPhase.DONE) {
 			return current;
 		}
-		RedisSerializer<Object> jdk = SlipcaseRedisSerializer
-			.of(JdkFormat.of(allowlist, this.limits, this.classLoader), Object.class, this.family.allocator());
+		RedisSerializer<Object> jdk = jdk(allowlist);
 		LongAdder reads = this.jdkReads.computeIfAbsent(feature + "/" + name, (key) -> new LongAdder());
 		return SwitchOverSerializer.of(current, jdk, phase, () -> {
 			reads.increment();
 			this.family.observer().jdkValueRead(feature, name);
 		});
+	}
+
+	/**
+	 * JDK serialization alone, reading only what {@code allowlist} allows, within
+	 * {@code slipcase.redis.jdk.*}: what Spring Data's {@code JdkSerializationRedisSerializer}
+	 * writes, read safely.
+	 */
+	public RedisSerializer<Object> jdk(JdkAllowlist allowlist) {
+		return SlipcaseRedisSerializer.of(JdkFormat.of(allowlist, this.limits, this.classLoader), Object.class,
+				this.family.allocator());
 	}
 
 	/**

@@ -42,6 +42,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
@@ -122,6 +123,56 @@ class SlipcaseRedisAutoConfigurationTests {
 			assertThat(template.getHashValueSerializer()).isSameAs(template.getValueSerializer());
 			assertThat(template.getKeySerializer()).isInstanceOf(SlipcaseRedisSerializer.class);
 		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void bootsRedisTemplateWritingJdkKeepsItsJdkKeysAndWritesWhatBootsTemplateWrote() {
+		JdkSerializationRedisSerializer boots = new JdkSerializationRedisSerializer();
+		Order order = Order.sample(1, null);
+		this.runner
+			.withPropertyValues("slipcase.redis.redis-template.enabled=true", "slipcase.redis.redis-template.jdk-keys=true",
+					"slipcase.redis.redis-template.switch-over=write-jdk",
+					"slipcase.redis.types.order.type=" + Order.class.getName())
+			.run((context) -> {
+				RedisTemplate<Object, Object> template = context.getBean("redisTemplate", RedisTemplate.class);
+				RedisSerializer<Object> keys = (RedisSerializer<Object>) template.getKeySerializer();
+				RedisSerializer<Object> values = (RedisSerializer<Object>) template.getValueSerializer();
+				assertThat(keys.serialize("note:1")).isEqualTo(boots.serialize("note:1"));
+				assertThat(template.getHashKeySerializer()).isSameAs(keys);
+				assertThat(values.serialize(order)).isEqualTo(boots.serialize(order));
+				assertThat(values.deserialize(boots.serialize(order))).isEqualTo(order);
+				assertThat(((RedisSerializer<Object>) template.getHashValueSerializer()).serialize(order))
+					.isEqualTo(boots.serialize(order));
+			});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void bootsRedisTemplateReadingJdkWritesSlipcasesFormatAndStillReadsJdkValues() {
+		JdkSerializationRedisSerializer boots = new JdkSerializationRedisSerializer();
+		this.runner
+			.withPropertyValues("slipcase.redis.redis-template.enabled=true", "slipcase.redis.redis-template.jdk-keys=true",
+					"slipcase.redis.redis-template.switch-over=read-jdk")
+			.run((context) -> {
+				RedisTemplate<Object, Object> template = context.getBean("redisTemplate", RedisTemplate.class);
+				RedisSerializer<Object> values = (RedisSerializer<Object>) template.getValueSerializer();
+				assertThat(new String(values.serialize("hello"), StandardCharsets.UTF_8)).isEqualTo("[\"java.string\",\"hello\"]");
+				assertThat(values.deserialize(boots.serialize("hello"))).isEqualTo("hello");
+				assertThat(((RedisSerializer<Object>) template.getKeySerializer()).serialize("note:1"))
+					.isEqualTo(boots.serialize("note:1"));
+			});
+	}
+
+	@Test
+	void bootsRedisTemplateSwitchingOverWithUtf8KeysFailsStartupNamingTheProperty() {
+		this.runner
+			.withPropertyValues("slipcase.redis.redis-template.enabled=true",
+					"slipcase.redis.redis-template.switch-over=write-jdk")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.isInstanceOf(SlipcaseConfigurationException.class)
+				.hasMessageContaining("slipcase.redis.redis-template.switch-over is write-jdk"));
 	}
 
 	@Test
