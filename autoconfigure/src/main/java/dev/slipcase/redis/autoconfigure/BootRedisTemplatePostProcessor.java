@@ -87,19 +87,20 @@ final class BootRedisTemplatePostProcessor implements BeanPostProcessor, BeanFac
 							+ "the keys it wrote before.",
 					null);
 		}
+		if (!settings.isJdkKeys()) {
+			return; // and so done: the family's serializers, as configured
+		}
 		SwitchOverSerializers serializers = this.switchOver.getObject();
 		JdkAllowlist allowlist = serializers.allowlist().build();
-		if (settings.isJdkKeys()) {
-			RedisSerializer<Object> keys = serializers.jdk(allowlist);
-			template.setKeySerializer(keys);
-			template.setHashKeySerializer(keys);
-		}
+		RedisSerializer<Object> keys = serializers.jdk(allowlist);
+		template.setKeySerializer(keys);
+		template.setHashKeySerializer(keys);
 		@SuppressWarnings("unchecked")
 		RedisSerializer<Object> values = (RedisSerializer<Object>) template.getValueSerializer();
 		@SuppressWarnings("unchecked")
 		RedisSerializer<Object> hashValues = (RedisSerializer<Object>) template.getHashValueSerializer();
-		template.setValueSerializer(serializers.of(values, allowlist, phase, "redis-template", BEAN_NAME));
-		template.setHashValueSerializer(serializers.of(hashValues, allowlist, phase, "redis-template", BEAN_NAME));
+		template.setValueSerializer(serializers.of(values, () -> allowlist, phase, "redis-template", BEAN_NAME));
+		template.setHashValueSerializer(serializers.of(hashValues, () -> allowlist, phase, "redis-template", BEAN_NAME));
 	}
 
 	private boolean isDefinedByBoot() {

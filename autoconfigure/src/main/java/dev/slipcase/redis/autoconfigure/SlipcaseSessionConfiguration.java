@@ -12,7 +12,6 @@ import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.TaggedFormat;
 import dev.slipcase.redis.serializer.compression.Compressor;
-import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 import dev.slipcase.redis.serializer.jdk.SwitchOverPhase;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -58,9 +57,9 @@ final class SlipcaseSessionConfiguration {
 			SlipcaseSerializerFamily family, BeanFactory beanFactory, SwitchOverSerializers switchOver) {
 		ClassLoader classLoader = Settings.classLoader(beanFactory);
 		RedisSerializer<Object> current = currentSerializer(properties, family, classLoader);
-		JdkAllowlist allowlist = SessionFormats.jdkAllowlist(switchOver.allowlist(), classLoader);
-		return new SessionValueSerializer(switchOver.of(current, allowlist, properties.getSession().getSwitchOver(),
-				"session", "session"));
+		return new SessionValueSerializer(
+				switchOver.of(current, () -> SessionFormats.jdkAllowlist(switchOver.allowlist(), classLoader),
+						properties.getSession().getSwitchOver(), "session", "session"));
 	}
 
 	/**

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
@@ -67,15 +68,16 @@ public final class SwitchOverSerializers {
 	/**
 	 * {@code current} while {@code phase} is done, else a serializer reading JDK values that
 	 * {@code allowlist} allows too, and writing as the phase says.
+	 * @param allowlist what JDK values may hold, built only when the phase reads them
 	 * @param feature {@code cache}, {@code session} or {@code redis-template}, for the meter
 	 * @param name the cache's name, or the feature's, for the meter
 	 */
-	public RedisSerializer<Object> of(RedisSerializer<Object> current, JdkAllowlist allowlist, SwitchOverPhase phase,
-			String feature, String name) {
+	public RedisSerializer<Object> of(RedisSerializer<Object> current, Supplier<JdkAllowlist> allowlist,
+			SwitchOverPhase phase, String feature, String name) {
 		if (phase == SwitchOverPhase.DONE) {
 			return current;
 		}
-		RedisSerializer<Object> jdk = jdk(allowlist);
+		RedisSerializer<Object> jdk = jdk(allowlist.get());
 		LongAdder reads = this.jdkReads.computeIfAbsent(feature + "/" + name, (key) -> new LongAdder());
 		return SwitchOverSerializer.of(current, jdk, phase, () -> {
 			reads.increment();

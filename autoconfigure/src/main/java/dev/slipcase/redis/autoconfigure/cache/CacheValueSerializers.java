@@ -121,9 +121,11 @@ public final class CacheValueSerializers {
 	 * and writing them, as {@code slipcase.redis.cache.switch-over} says.
 	 */
 	private RedisSerializer<Object> switchedOver(String cache, RedisSerializer<Object> current, List<Type> types) {
-		JdkAllowlist.Builder allowlist = this.switchOver.allowlist();
-		types.forEach(allowlist::allowDeclared);
-		return this.switchOver.of(current, allowlist.build(), this.properties.getSwitchOver(), "cache", cache);
+		return this.switchOver.of(current, () -> {
+			JdkAllowlist.Builder allowlist = this.switchOver.allowlist();
+			types.forEach(allowlist::allowDeclared);
+			return allowlist.build();
+		}, this.properties.getSwitchOver(), "cache", cache);
 	}
 
 	/**
