@@ -52,10 +52,10 @@ public final class ReactiveValueTemplate<V> {
 
 	private final ReactiveLargeValueTransfer largeValues;
 
-	ReactiveValueTemplate(AsyncValueTemplate<V> async, int chunkSize) {
+	ReactiveValueTemplate(AsyncValueTemplate<V> async, int chunkSize, int transferWindow) {
 		this.async = async;
 		this.channel = async.channel();
-		this.largeValues = new ReactiveLargeValueTransfer(async, chunkSize);
+		this.largeValues = new ReactiveLargeValueTransfer(async, chunkSize, transferWindow);
 	}
 
 	/** The database this template's commands go to. */
@@ -196,13 +196,15 @@ public final class ReactiveValueTemplate<V> {
 
 	/**
 	 * The raw bytes at {@code key}, streamed in chunks as the subscriber asks for them: each chunk
-	 * the pooled buffer its reply was read into, wrapped, not copied, which the subscriber
-	 * releases (WebFlux does once it has written it); empty when there is no such key. The chunks
-	 * come from one consistent copy, even while another caller uploads a new value. Up to eight
-	 * chunk commands are pipelined ahead of the subscriber, and a chunk is read only when the
-	 * subscriber has taken one eight chunks before it, so memory stays at eight chunks whatever
-	 * the value's size. Cancelling, or failing, releases any chunk not yet handed over and
-	 * deletes the copy.
+	 * the pooled buffer its reply was copied into, which the subscriber releases (WebFlux does once
+	 * it has written it to the socket); empty when there is no such key. The chunks come from one
+	 * consistent copy, even while another caller uploads a new value. At most the template's
+	 * window of chunks ({@link ValueTemplate#withTransferWindow}, 8 by default) is read from Redis
+	 * and not yet released, whatever the subscriber requests: a client that stops reading stops the
+	 * download, with that many chunks held. A subscriber that holds more chunks than that before
+	 * releasing any (collecting the whole value) waits for itself: read a whole value with
+	 * {@link #lease}. Cancelling, or failing, releases any chunk not yet handed over and deletes
+	 * the copy. {@link #openDownload} gives the length first.
 	 */
 	public Flux<DataBuffer> download(String key) {
 		ValueOperations.requireKey(key);
@@ -210,12 +212,31 @@ public final class ReactiveValueTemplate<V> {
 	}
 
 	/**
-	 * Stores the bytes {@code content} streams at {@code key}, each buffer written as it arrives
-	 * (up to eight {@code APPEND}s pipelined, a buffer requested for each one that completes),
-	 * without expiry. Readers see the old
-	 * value until the whole new one is in place; when the upload fails (the stream errors, Redis
-	 * fails) or is cancelled, the old value is left as it was. Takes ownership of every buffer
-	 * {@code content} emits: each is released once written (or discarded).
+	 * Opens a download in one round trip (a consistent copy of the value is made): the value's
+	 * length and its content, streamed as {@link #download} streams it once subscribed to; empty
+	 * when there is no such key. For a controller that answers a missing key with 404 and a present
+	 * one with its {@code Content-Length}:
+	 * <pre class="code">
+	 * return files.openDownload(key)
+	 *     .map((download) -&gt; ResponseEntity.ok().contentLength(download.length()).body(download.content()))
+	 *     .defaultIfEmpty(ResponseEntity.notFound().build());
+	 * </pre>
+	 * Cancelled or failed before the {@link Download} is handed on, the copy is deleted; once handed
+	 * on, reading its content or {@link Download#discard()} deletes it.
+	 */
+	public Mono<Download> openDownload(String key) {
+		ValueOperations.requireKey(key);
+		return this.largeValues.open(key);
+	}
+
+	/**
+	 * Stores the bytes {@code content} streams at {@code key}, without expiry: the incoming buffers
+	 * are gathered into chunks of the template's chunk size ({@link ValueTemplate#withChunkSize}),
+	 * each written by one {@code APPEND} once full, up to the template's window of them pipelined,
+	 * so the commands sent are the value's size over the chunk size, plus one, however the bytes
+	 * arrive. Readers see the old value until the whole new one is in place; when the upload fails
+	 * (the stream errors, Redis fails) or is cancelled, the old value is left as it was. Takes
+	 * ownership of every buffer {@code content} emits: each is released once copied (or discarded).
 	 */
 	public Mono<Void> upload(String key, Publisher<? extends DataBuffer> content) {
 		ValueOperations.requireKey(key);

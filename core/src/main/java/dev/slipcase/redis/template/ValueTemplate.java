@@ -232,12 +232,31 @@ public final class ValueTemplate<V> implements AutoCloseable {
 		return new ValueTemplate<>(this.channel, this.settings.withNear(near));
 	}
 
-	/** For tests: the same template with another large-value chunk size. */
-	ValueTemplate<V> withChunkSize(int chunkSize) {
+	/**
+	 * The same template moving large values in chunks of {@code chunkSize} bytes: each
+	 * {@code upload} command writes one chunk ({@code APPEND}), each {@code download} command reads
+	 * one ({@code GETRANGE}); 256 KiB by default. Larger chunks mean fewer commands and round trips,
+	 * smaller ones less memory per transfer (a reactive transfer holds up to its window of them)
+	 * and shorter pauses for the other commands on the connection.
+	 */
+	public ValueTemplate<V> withChunkSize(int chunkSize) {
 		if (chunkSize < 1) {
 			throw new IllegalArgumentException("chunkSize must be at least 1, was " + chunkSize);
 		}
 		return new ValueTemplate<>(this.channel, this.settings.withChunkSize(chunkSize));
+	}
+
+	/**
+	 * The same template whose reactive transfers hold at most {@code chunks} chunks each: a
+	 * {@code download} has at most that many chunks read from Redis and not yet released by its
+	 * subscriber (however much the subscriber requests), an {@code upload} at most that many
+	 * {@code APPEND}s in flight; 8 by default. Also how many chunk commands are pipelined.
+	 */
+	public ValueTemplate<V> withTransferWindow(int chunks) {
+		if (chunks < 1) {
+			throw new IllegalArgumentException("chunks must be at least 1, was " + chunks);
+		}
+		return new ValueTemplate<>(this.channel, this.settings.withTransferWindow(chunks));
 	}
 
 	/** The settings of this view, for tests. */
@@ -256,7 +275,7 @@ public final class ValueTemplate<V> implements AutoCloseable {
 	 * objects), so that a template used only blocking makes none.
 	 */
 	public ReactiveValueTemplate<V> reactive() {
-		return new ReactiveValueTemplate<>(this.async, this.settings.chunkSize());
+		return new ReactiveValueTemplate<>(this.async, this.settings.chunkSize(), this.settings.transferWindow());
 	}
 
 	/** A new, empty batch: commands collected and written in one go by {@link ValueBatch#execute()}. */

@@ -48,7 +48,10 @@ public final class ValueTemplates implements AutoCloseable {
 		if (builder.allocator != null) {
 			base = base.withAllocator(builder.allocator);
 		}
-		base = base.withObservationRegistry(builder.observations).withUnacknowledgedWrites(builder.unacknowledgedWrites);
+		base = base.withObservationRegistry(builder.observations)
+			.withUnacknowledgedWrites(builder.unacknowledgedWrites)
+			.withChunkSize(builder.chunkSize)
+			.withTransferWindow(builder.transferWindow);
 		this.base = base;
 		this.unacknowledgedWrites = builder.unacknowledgedWrites;
 		this.router = (builder.router != null) ? builder.router : FormatRouter.builder().build();
@@ -117,6 +120,16 @@ public final class ValueTemplates implements AutoCloseable {
 		return this.callerThreadDecodingFrom;
 	}
 
+	/** The chunk size of the templates' {@code upload} and {@code download}, in bytes. */
+	public int chunkSize() {
+		return this.base.settings().chunkSize();
+	}
+
+	/** The chunks each reactive {@code upload} and {@code download} of the templates holds at most. */
+	public int transferWindow() {
+		return this.base.settings().transferWindow();
+	}
+
 	/** What the templates do with a write whose reply was lost ({@link ValueTemplate#withUnacknowledgedWrites}). */
 	public UnacknowledgedWrites unacknowledgedWrites() {
 		return this.unacknowledgedWrites;
@@ -142,6 +155,10 @@ public final class ValueTemplates implements AutoCloseable {
 		private int callerThreadDecodingFrom = TemplateSettings.DEFAULT_CALLER_DECODE_FROM;
 
 		private UnacknowledgedWrites unacknowledgedWrites = UnacknowledgedWrites.FAIL;
+
+		private int chunkSize = TemplateSettings.DEFAULT_CHUNK_SIZE;
+
+		private int transferWindow = ReactiveLargeValueTransfer.DEFAULT_WINDOW;
 
 		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
@@ -193,6 +210,30 @@ public final class ValueTemplates implements AutoCloseable {
 		public Builder unacknowledgedWrites(UnacknowledgedWrites unacknowledgedWrites) {
 			Assert.notNull(unacknowledgedWrites, "unacknowledgedWrites must not be null");
 			this.unacknowledgedWrites = unacknowledgedWrites;
+			return this;
+		}
+
+		/**
+		 * The chunk size of every template's {@code upload} and {@code download}, in bytes
+		 * ({@link ValueTemplate#withChunkSize(int)}); 256 KiB if unset.
+		 */
+		public Builder chunkSize(int bytes) {
+			if (bytes < 1) {
+				throw new IllegalArgumentException("bytes must be at least 1, was " + bytes);
+			}
+			this.chunkSize = bytes;
+			return this;
+		}
+
+		/**
+		 * The chunks every reactive {@code upload} and {@code download} holds at most
+		 * ({@link ValueTemplate#withTransferWindow(int)}); 8 if unset.
+		 */
+		public Builder transferWindow(int chunks) {
+			if (chunks < 1) {
+				throw new IllegalArgumentException("chunks must be at least 1, was " + chunks);
+			}
+			this.transferWindow = chunks;
 			return this;
 		}
 

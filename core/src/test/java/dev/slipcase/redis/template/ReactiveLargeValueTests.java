@@ -1,10 +1,12 @@
 package dev.slipcase.redis.template;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.reactivestreams.Subscription;
 import reactor.core.publisher.BaseSubscriber;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.SignalType;
 
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferFactory;
@@ -40,19 +43,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Tests for {@link ReactiveValueTemplate#upload} and {@link ReactiveValueTemplate#download}
- * against a real Redis: megabytes streamed in chunks from heap and Netty buffers, chunks read no
- * further ahead of the subscriber than the chunks in flight (a subscriber slower than Redis holds
- * Redis to its pace), a subscriber
- * that cancels or fails, a source that fails, a copy changed and a server killed mid-stream
- * leaving no buffer (the leak
- * detector runs at paranoid and fails the test on any leak) and no temporary key behind, and the
- * old value in place after a failed upload.
+ * Tests for {@link ReactiveValueTemplate#upload}, {@link ReactiveValueTemplate#download} and
+ * {@link ReactiveValueTemplate#openDownload} against a real Redis: megabytes streamed in chunks
+ * from heap and Netty buffers, uploads gathered into one {@code APPEND} per chunk however small the
+ * buffers, downloads holding no more than their window of unreleased chunks whatever the
+ * subscriber requests (a subscriber slower than Redis holds Redis to its pace), a download's length
+ * before its content, a subscriber that cancels or fails, a source that fails, a copy changed and
+ * a server killed mid-stream leaving no buffer (the leak detector runs at paranoid and fails the
+ * test on any leak) and no temporary key behind, and the old value in place after a failed upload.
  */
 @ExtendWith(RedisExtension.class)
 class ReactiveLargeValueTests {
 
 	private static final int CHUNK = 64 * 1024;
+
+	private static final int WINDOW = ReactiveLargeValueTransfer.DEFAULT_WINDOW;
 
 	private static final Duration WAIT = Duration.ofSeconds(30);
 
@@ -99,47 +104,109 @@ class ReactiveLargeValueTests {
 		reactive.upload("big", buffers(value, 8192, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
 		assertThat(redis.command("STRLEN", "big")).isEqualTo((long) value.length);
 		assertThat(redis.command("PTTL", "big")).as("no expiry").isEqualTo(-1L);
-		List<DataBuffer> chunks = reactive.download("big").collectList().block(WAIT);
-		assertThat(chunks).hasSize((value.length + CHUNK - 1) / CHUNK)
-			.allSatisfy((chunk) -> assertThat(chunk).isInstanceOf(NettyDataBuffer.class));
-		assertThat(join(chunks)).isEqualTo(value);
+		List<Integer> sizes = new ArrayList<>();
+		byte[] read = bytes(reactive.download("big").doOnNext((chunk) -> {
+			assertThat(chunk).isInstanceOf(NettyDataBuffer.class);
+			sizes.add(chunk.readableByteCount());
+		}));
+		assertThat(sizes).hasSize((value.length + CHUNK - 1) / CHUNK);
+		assertThat(read).isEqualTo(value);
 		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
 	}
 
 	@Test
-	void uploadFromNettyBuffersWritesThemWithoutACopyAndReleasesThem() {
-		byte[] value = randomBytes(1024 * 1024 + 3);
+	void anUploadSendsOneAppendPerChunkHoweverSmallTheBuffersItIsGivenAndReleasesEachOne() {
+		byte[] value = randomBytes(20 * CHUNK + 3);
 		NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
-		List<DataBuffer> sent = buffers(value, 100_000, netty).collectList().block(WAIT);
+		// as a network read delivers a request body: buffers of a few KB, not aligned to chunks
+		List<DataBuffer> sent = buffers(value, 7_001, netty).collectList().block(WAIT);
+		redis.command("CONFIG", "RESETSTAT");
 		reactive.upload("big", Flux.fromIterable(sent)).block(WAIT);
+		assertThat(redis.calls("append")).isEqualTo(21L);
 		assertThat(sent).allSatisfy((buffer) -> assertThat(((NettyDataBuffer) buffer).getNativeBuffer().refCnt()).isZero());
-		assertThat(join(reactive.download("big").collectList().block(WAIT))).isEqualTo(value);
+		assertThat(bytes(reactive.download("big"))).isEqualTo(value);
 	}
 
 	@Test
-	void emptyValuesAndMissingKeys() {
+	void emptyValuesAndMissingKeys() throws Exception {
 		reactive.upload("empty", Flux.empty()).block(WAIT);
 		assertThat(redis.command("GET", "empty")).isEqualTo("");
 		assertThat(reactive.download("empty").collectList().block(WAIT)).isEmpty();
 		assertThat(reactive.download("missing").collectList().block(WAIT)).isEmpty();
-		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
+		assertThat(reactive.openDownload("empty").flatMap((download) -> download.discard().thenReturn(download.length()))
+			.block(WAIT)).isZero();
+		assertThat(reactive.openDownload("missing").blockOptional(WAIT)).isEmpty();
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 	}
 
 	@Test
-	void aDownloadReadsNoFurtherAheadOfTheSubscriberThanItsChunksInFlightAndACancelReleasesWhatItHeld()
+	void anOpenedDownloadKnowsItsLengthBeforeItsContentWhichIsReadOnceAndDeletesTheCopy() throws Exception {
+		byte[] value = randomBytes(3 * CHUNK + 5);
+		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		redis.command("CONFIG", "RESETSTAT");
+		Download download = reactive.openDownload("big").block(WAIT);
+		assertThat(download.key()).isEqualTo("big");
+		assertThat(download.length()).isEqualTo(value.length);
+		assertThat(redis.calls("getrange")).as("nothing read before the content is").isZero();
+		assertThat(redis.command("DBSIZE")).as("the copy").isEqualTo(2L);
+		assertThat(bytes(download.content())).isEqualTo(value);
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> download.content().blockLast(WAIT))
+			.withMessage("The download of 'big' was already read or discarded");
+		Download discarded = reactive.openDownload("big").block(WAIT);
+		assertThat(redis.command("DBSIZE")).isEqualTo(2L);
+		discarded.discard().block(WAIT);
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> discarded.content().blockLast(WAIT));
+		// opened and cancelled before the download is handed on: the copy goes too
+		reactive.openDownload("big").subscribe().dispose();
+		Thread.sleep(100);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
+	void aDownloadHoldsNoMoreThanItsWindowOfUnreleasedChunksWhateverTheSubscriberRequests() throws Exception {
+		int window = 3;
+		ReactiveValueTemplate<String> narrow = template.withTransferWindow(window).reactive();
+		byte[] value = randomBytes(12 * CHUNK);
+		narrow.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		redis.command("CONFIG", "RESETSTAT");
+		// asks for everything at once, as Reactor Netty's response writer asks for 128 buffers, and
+		// keeps what it gets, as it does while the client does not read
+		OneAtATime subscriber = new OneAtATime(Long.MAX_VALUE, true);
+		narrow.download("big").subscribe(subscriber);
+		waitUntil(() -> subscriber.held.size() == window);
+		Thread.sleep(300);
+		assertThat(subscriber.held).hasSize(window);
+		assertThat(redis.calls("getrange")).isEqualTo(window);
+		// each chunk released (written to the socket) makes room for one more
+		DataBufferUtils.release(subscriber.held.remove(0));
+		waitUntil(() -> subscriber.held.size() == window);
+		Thread.sleep(100);
+		assertThat(redis.calls("getrange")).isEqualTo(window + 1L);
+		subscriber.releaseOnReceipt = true;
+		List<DataBuffer> kept = new ArrayList<>(subscriber.held);
+		subscriber.held.clear();
+		kept.forEach(DataBufferUtils::release);
+		waitUntil(() -> subscriber.completed);
+		assertThat(subscriber.bytes()).isEqualTo(value);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
+	void aDownloadReadsNoFurtherAheadOfTheSubscriberThanItsWindowAndACancelReleasesWhatItHeld()
 			throws Exception {
 		byte[] value = randomBytes(20 * CHUNK);
 		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
 		redis.command("CONFIG", "RESETSTAT");
-		OneAtATime subscriber = new OneAtATime();
+		OneAtATime subscriber = new OneAtATime(1, false);
 		reactive.download("big").subscribe(subscriber);
 		waitUntil(() -> subscriber.received.size() == 1);
 		Thread.sleep(300);
 		assertThat(subscriber.received).hasSize(1);
-		// the chunk handed over and the chunks in flight behind it: no more until the subscriber asks
-		assertThat(redis.calls("getrange")).isEqualTo(1L + ReactiveLargeValueTransfer.IN_FLIGHT);
+		// the chunk handed over (released) and a window of chunks behind it: no more until asked
+		assertThat(redis.calls("getrange")).isEqualTo(1L + WINDOW);
 		subscriber.cancel();
-		subscriber.received.forEach(DataBufferUtils::release);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 	}
 
@@ -148,19 +215,19 @@ class ReactiveLargeValueTests {
 		byte[] value = randomBytes(12 * CHUNK + 5);
 		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
 		redis.command("CONFIG", "RESETSTAT");
-		OneAtATime subscriber = new OneAtATime();
+		OneAtATime subscriber = new OneAtATime(1, false);
 		reactive.download("big").subscribe(subscriber);
 		for (int chunk = 1; chunk <= 13; chunk++) {
 			int expected = chunk;
 			waitUntil(() -> subscriber.received.size() == expected);
-			long readAhead = Math.min(13, chunk + ReactiveLargeValueTransfer.IN_FLIGHT);
+			long readAhead = Math.min(13, chunk + WINDOW);
 			waitUntil(() -> redis.calls("getrange") >= readAhead);
 			Thread.sleep(20); // the subscriber is busy; Redis is not asked for more meanwhile
 			assertThat(redis.calls("getrange")).as("GETRANGEs after %d chunks", chunk).isEqualTo(readAhead);
 			subscriber.request(1);
 		}
 		waitUntil(() -> subscriber.completed);
-		assertThat(join(subscriber.received)).isEqualTo(value);
+		assertThat(subscriber.bytes()).isEqualTo(value);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 	}
 
@@ -173,18 +240,23 @@ class ReactiveLargeValueTests {
 			byte[] value = randomBytes(3 * CHUNK);
 			shortTimeout.reactive().upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance))
 				.block(WAIT);
-			OneAtATime subscriber = new OneAtATime();
-			shortTimeout.reactive().download("big").subscribe(subscriber);
+			// holding a window of one chunk: the next waits for the subscriber longer than the timeout
+			OneAtATime subscriber = new OneAtATime(1, true);
+			shortTimeout.withTransferWindow(1).reactive().download("big").subscribe(subscriber);
 			for (int chunk = 1; chunk <= 3; chunk++) {
 				int expected = chunk;
 				waitUntil(() -> subscriber.received.size() == expected || subscriber.failure != null);
 				assertThat(subscriber.failure).as("failure after %d chunks", chunk).isNull();
-				Thread.sleep(500); // a slow client: longer than the command timeout between chunks
+				// a slow client: asks for the next chunk, which waits for room longer than the timeout
 				subscriber.request(1);
+				Thread.sleep(500);
+				if (chunk < 3) {
+					DataBufferUtils.release(subscriber.held.remove(0));
+				}
 			}
 			waitUntil(() -> subscriber.completed || subscriber.failure != null);
 			assertThat(subscriber.failure).isNull();
-			assertThat(join(subscriber.received)).isEqualTo(value);
+			assertThat(subscriber.bytes()).isEqualTo(value);
 		}
 	}
 
@@ -195,10 +267,10 @@ class ReactiveLargeValueTests {
 			try (ValueTemplate<String> own = ValueTemplate.create(client, uri, Utf8TestFormat.INSTANCE).withChunkSize(CHUNK)) {
 				ReactiveValueTemplate<String> streams = own.reactive();
 				// more chunks than the download reads ahead: some are still to be read when Redis dies
-				int chunks = 4 * ReactiveLargeValueTransfer.IN_FLIGHT;
+				int chunks = 4 * WINDOW;
 				streams.upload("big", buffers(randomBytes(chunks * CHUNK), CHUNK, DefaultDataBufferFactory.sharedInstance))
 					.block(WAIT);
-				OneAtATime subscriber = new OneAtATime();
+				OneAtATime subscriber = new OneAtATime(1, false);
 				streams.download("big").subscribe(subscriber);
 				waitUntil(() -> subscriber.received.size() == 1);
 				doomed.kill();
@@ -207,7 +279,6 @@ class ReactiveLargeValueTests {
 				assertThat(subscriber.failure).isInstanceOf(DataAccessException.class)
 					.hasMessageContaining("download 'big'");
 				assertThat(subscriber.completed).isFalse();
-				subscriber.received.forEach(DataBufferUtils::release);
 			}
 		}
 	}
@@ -215,10 +286,10 @@ class ReactiveLargeValueTests {
 	@Test
 	void aCopyChangedMidDownloadFailsTheStreamWithAClearErrorAndNoLeak() throws Exception {
 		// more chunks than the download reads ahead: some are still to be read when the copy changes
-		int chunks = 4 * ReactiveLargeValueTransfer.IN_FLIGHT;
+		int chunks = 4 * WINDOW;
 		byte[] value = randomBytes(chunks * CHUNK);
 		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
-		OneAtATime subscriber = new OneAtATime();
+		OneAtATime subscriber = new OneAtATime(1, false);
 		reactive.download("big").subscribe(subscriber);
 		waitUntil(() -> subscriber.received.size() == 1);
 		// someone truncates the download's consistent copy under it
@@ -232,8 +303,7 @@ class ReactiveLargeValueTests {
 			.hasMessageContaining("changed");
 		assertThat(subscriber.completed).isFalse();
 		// the chunks read before the copy changed, and no more
-		assertThat(subscriber.received).hasSizeBetween(1, 1 + ReactiveLargeValueTransfer.IN_FLIGHT);
-		subscriber.received.forEach(DataBufferUtils::release);
+		assertThat(subscriber.received).hasSizeBetween(1, 1 + WINDOW);
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 		assertThat(redis.command("STRLEN", "big")).isEqualTo((long) value.length);
 	}
@@ -256,7 +326,7 @@ class ReactiveLargeValueTests {
 			.withMessage("the consumer failed on chunk 3");
 		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
 		// no more than the chunks in flight beyond the failing one were read
-		assertThat(redis.calls("getrange")).isBetween(3L, 3L + ReactiveLargeValueTransfer.IN_FLIGHT);
+		assertThat(redis.calls("getrange")).isBetween(3L, 3L + WINDOW);
 	}
 
 	@Test
@@ -303,17 +373,16 @@ class ReactiveLargeValueTests {
 		});
 	}
 
-	private static byte[] join(List<DataBuffer> chunks) {
-		int total = chunks.stream().mapToInt(DataBuffer::readableByteCount).sum();
-		byte[] joined = new byte[total];
-		int at = 0;
-		for (DataBuffer chunk : chunks) {
-			int length = chunk.readableByteCount();
-			chunk.read(joined, at, length);
-			at += length;
+	/** Every byte of a download, each chunk released as it comes, as a server writing it does. */
+	private static byte[] bytes(Flux<DataBuffer> download) {
+		ByteArrayOutputStream out = new ByteArrayOutputStream();
+		download.doOnNext((chunk) -> {
+			byte[] part = new byte[chunk.readableByteCount()];
+			chunk.read(part);
 			DataBufferUtils.release(chunk);
-		}
-		return joined;
+			out.writeBytes(part);
+		}).blockLast(WAIT);
+		return out.toByteArray();
 	}
 
 	private static byte[] randomBytes(int size) {
@@ -330,23 +399,47 @@ class ReactiveLargeValueTests {
 		}
 	}
 
-	/** Asks for one chunk and no more. */
+	/**
+	 * Asks for {@code initial} chunks, then for what a test requests; copies each chunk's bytes and
+	 * releases it, or holds it (in {@link #held}, for the test to release) while
+	 * {@link #releaseOnReceipt} is false.
+	 */
 	private static final class OneAtATime extends BaseSubscriber<DataBuffer> {
 
-		final List<DataBuffer> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+		final List<byte[]> received = new CopyOnWriteArrayList<>();
 
-		@Override
-		protected void hookOnSubscribe(Subscription subscription) {
-			subscription.request(1);
-		}
+		final List<DataBuffer> held = new CopyOnWriteArrayList<>();
+
+		private final long initial;
+
+		volatile boolean releaseOnReceipt;
 
 		volatile boolean completed;
 
 		volatile Throwable failure;
 
+		OneAtATime(long initial, boolean hold) {
+			this.initial = initial;
+			this.releaseOnReceipt = !hold;
+		}
+
+		@Override
+		protected void hookOnSubscribe(Subscription subscription) {
+			subscription.request(this.initial);
+		}
+
 		@Override
 		protected void hookOnNext(DataBuffer chunk) {
-			this.received.add(chunk);
+			byte[] part = new byte[chunk.readableByteCount()];
+			chunk.read(part);
+			chunk.readPosition(0);
+			this.received.add(part);
+			if (this.releaseOnReceipt) {
+				DataBufferUtils.release(chunk);
+			}
+			else {
+				this.held.add(chunk);
+			}
 		}
 
 		@Override
@@ -357,6 +450,18 @@ class ReactiveLargeValueTests {
 		@Override
 		protected void hookOnError(Throwable failure) {
 			this.failure = failure;
+		}
+
+		@Override
+		protected void hookFinally(SignalType type) {
+			this.held.forEach(DataBufferUtils::release);
+			this.held.clear();
+		}
+
+		byte[] bytes() {
+			ByteArrayOutputStream out = new ByteArrayOutputStream();
+			this.received.forEach(out::writeBytes);
+			return out.toByteArray();
 		}
 
 	}

@@ -45,6 +45,8 @@ class ValueTemplateViewTests {
 
 	private static final int OTHER_CHUNK_SIZE = 4096;
 
+	private static final int OTHER_WINDOW = 3;
+
 	private static RedisServer redis;
 
 	private static RedisClient client;
@@ -76,7 +78,8 @@ class ValueTemplateViewTests {
 		FORMAT((template) -> template.withFormat(Utf8TestFormat.INSTANCE)),
 		ALLOCATOR((template) -> template.withAllocator(OTHER_ALLOCATOR)),
 		CALLER_THREAD_DECODING(ValueTemplate::withCallerThreadDecoding),
-		CHUNK_SIZE((template) -> template.withChunkSize(OTHER_CHUNK_SIZE));
+		CHUNK_SIZE((template) -> template.withChunkSize(OTHER_CHUNK_SIZE)),
+		TRANSFER_WINDOW((template) -> template.withTransferWindow(OTHER_WINDOW));
 
 		private final UnaryOperator<ValueTemplate<String>> apply;
 
@@ -122,6 +125,8 @@ class ValueTemplateViewTests {
 				applied.contains(View.CALLER_THREAD_DECODING) ? 0 : TemplateSettings.DEFAULT_CALLER_DECODE_FROM);
 		assertThat(settings.chunkSize())
 			.isEqualTo(applied.contains(View.CHUNK_SIZE) ? OTHER_CHUNK_SIZE : TemplateSettings.DEFAULT_CHUNK_SIZE);
+		assertThat(settings.transferWindow()).isEqualTo(
+				applied.contains(View.TRANSFER_WINDOW) ? OTHER_WINDOW : ReactiveLargeValueTransfer.DEFAULT_WINDOW);
 		assertThat(template.database()).isEqualTo(settings.database());
 	}
 

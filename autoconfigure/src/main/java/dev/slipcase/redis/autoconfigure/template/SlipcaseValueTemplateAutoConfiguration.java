@@ -84,7 +84,9 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 		}
 		ValueTemplates.Builder builder = ValueTemplates.builder(connectionFactory)
 			.callerThreadDecodingFrom(callerThreadDecodingFrom(properties))
-			.unacknowledgedWrites(properties.getUnacknowledgedWrites());
+			.unacknowledgedWrites(properties.getUnacknowledgedWrites())
+			.chunkSize(chunkSize(properties.getTransfer()))
+			.transferWindow(transferWindow(properties.getTransfer()));
 		if (properties.getDatabase() != null) {
 			try {
 				builder.database(properties.getDatabase());
@@ -227,6 +229,26 @@ public final class SlipcaseValueTemplateAutoConfiguration {
 		}
 		// from 2 GB on no value is decoded on the caller's thread
 		return (int) Math.min(bytes, Integer.MAX_VALUE);
+	}
+
+	private static int chunkSize(SlipcaseValueTemplateProperties.Transfer transfer) {
+		long bytes = transfer.getChunkSize().toBytes();
+		if (bytes < 1 || bytes > Integer.MAX_VALUE - 8) {
+			throw new SlipcaseConfigurationException("slipcase.redis.template.transfer.chunk-size",
+					"Size " + bytes + " bytes is not a chunk size",
+					"Set slipcase.redis.template.transfer.chunk-size to at least 1B and below 2GB; 256KB is the default.",
+					null);
+		}
+		return (int) bytes;
+	}
+
+	private static int transferWindow(SlipcaseValueTemplateProperties.Transfer transfer) {
+		if (transfer.getWindow() < 1) {
+			throw new SlipcaseConfigurationException("slipcase.redis.template.transfer.window",
+					"Window " + transfer.getWindow() + " holds no chunk",
+					"Set slipcase.redis.template.transfer.window to 1 or more; 8 is the default.", null);
+		}
+		return transfer.getWindow();
 	}
 
 }

@@ -55,8 +55,17 @@ public class SlipcaseValueTemplateProperties {
 	 */
 	private final Near near = new Near();
 
+	/**
+	 * Streaming of large values: upload and download.
+	 */
+	private final Transfer transfer = new Transfer();
+
 	public Near getNear() {
 		return this.near;
+	}
+
+	public Transfer getTransfer() {
+		return this.transfer;
 	}
 
 	public boolean isEnabled() {
@@ -164,6 +173,40 @@ public class SlipcaseValueTemplateProperties {
 
 		public void setHeartbeat(Duration heartbeat) {
 			this.heartbeat = heartbeat;
+		}
+
+	}
+
+	/** How {@code upload} and {@code download} move large values. */
+	public static class Transfer {
+
+		/**
+		 * Size of the chunks large values move in: one APPEND or GETRANGE each. An upload gathers
+		 * the incoming buffers into chunks this size however they arrive.
+		 */
+		private DataSize chunkSize = DataSize.ofKilobytes(256);
+
+		/**
+		 * Chunks a reactive upload or download holds at most: a download's chunks read from Redis
+		 * and not yet released by its subscriber (written to the socket, for WebFlux) whatever the
+		 * subscriber requests, an upload's APPENDs in flight. Also how many are pipelined.
+		 */
+		private int window = 8;
+
+		public DataSize getChunkSize() {
+			return this.chunkSize;
+		}
+
+		public void setChunkSize(DataSize chunkSize) {
+			this.chunkSize = chunkSize;
+		}
+
+		public int getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(int window) {
+			this.window = window;
 		}
 
 	}

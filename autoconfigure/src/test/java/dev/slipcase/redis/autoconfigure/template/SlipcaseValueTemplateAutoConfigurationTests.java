@@ -226,6 +226,34 @@ class SlipcaseValueTemplateAutoConfigurationTests {
 	}
 
 	@Test
+	void transferChunkSizeAndWindowComeFromProperties() {
+		this.runner.run((context) -> {
+			assertThat(context.getBean(ValueTemplates.class).chunkSize()).isEqualTo(256 * 1024);
+			assertThat(context.getBean(ValueTemplates.class).transferWindow()).isEqualTo(8);
+		});
+		this.runner
+			.withPropertyValues("slipcase.redis.template.transfer.chunk-size=1MB",
+					"slipcase.redis.template.transfer.window=4")
+			.run((context) -> {
+				ValueTemplates templates = context.getBean(ValueTemplates.class);
+				assertThat(templates.chunkSize()).isEqualTo(1024 * 1024);
+				assertThat(templates.transferWindow()).isEqualTo(4);
+			});
+	}
+
+	@Test
+	void aTransferWindowOrChunkSizeOfNothingFailsNamingTheProperty() {
+		this.runner.withPropertyValues("slipcase.redis.template.transfer.window=0")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("slipcase.redis.template.transfer.window"));
+		this.runner.withPropertyValues("slipcase.redis.template.transfer.chunk-size=0B")
+			.run((context) -> assertThat(context).getFailure()
+				.rootCause()
+				.hasMessageContaining("slipcase.redis.template.transfer.chunk-size"));
+	}
+
+	@Test
 	void aNegativeCallerThreadDecodingSizeFailsNamingTheProperty() {
 		this.runner.withPropertyValues("slipcase.redis.template.caller-thread-decoding-from=-1B")
 			.run((context) -> assertThat(context).getFailure()
