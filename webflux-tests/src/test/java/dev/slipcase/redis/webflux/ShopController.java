@@ -9,8 +9,17 @@ import dev.slipcase.redis.template.ValueTemplates;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -21,10 +30,12 @@ import org.springframework.web.server.WebSession;
 
 /**
  * The shop's endpoints: a cached product, its view counter (a sharded namespace), the logged-in
- * user, and files streamed through Redis.
+ * user, and files streamed through Redis, answered as a controller would: a length, a 404 problem.
  */
 @RestController
 class ShopController {
+
+	private static final Log logger = LogFactory.getLog(ShopController.class);
 
 	private final ProductCatalog catalog;
 
@@ -66,9 +77,31 @@ class ShopController {
 		return this.files.upload("file:" + name, body);
 	}
 
-	@GetMapping(path = "/files/{name}", produces = MediaType.APPLICATION_OCTET_STREAM_VALUE)
-	Flux<DataBuffer> download(@PathVariable String name) {
-		return this.files.download("file:" + name);
+	/**
+	 * The file's bytes with their length, a 404 problem when there is none: both known from the
+	 * first round trip to Redis.
+	 */
+	@GetMapping("/files/{name}")
+	Mono<ResponseEntity<Flux<DataBuffer>>> download(@PathVariable String name) {
+		return this.files.openDownload("file:" + name)
+			.map((download) -> ResponseEntity.ok()
+				.contentType(MediaType.APPLICATION_OCTET_STREAM)
+				.contentLength(download.length())
+				.body(download.content()))
+			.switchIfEmpty(Mono.error(() -> new ErrorResponseException(HttpStatus.NOT_FOUND,
+					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "No file named '" + name + "'"), null)));
+	}
+
+	@ExceptionHandler
+	ProblemDetail problem(ErrorResponseException ex) {
+		return ex.getBody();
+	}
+
+	/** Redis failed or holds something else under the file's key: the details are logged, not sent. */
+	@ExceptionHandler
+	ProblemDetail storeFailed(DataAccessException ex) {
+		logger.warn("The file store failed", ex);
+		return ProblemDetail.forStatusAndDetail(HttpStatus.BAD_GATEWAY, "The file store failed");
 	}
 
 }
