@@ -97,7 +97,7 @@ class SlipcaseRedisAutoConfigurationTests {
 		this.runner.run((context) -> {
 			RedisTemplate<?, ?> template = context.getBean("slipcaseRedisTemplate", RedisTemplate.class);
 			assertThat(template.getValueSerializer())
-				.isSameAs(context.getBean(SlipcaseSerializerFamily.class).valueSerializer());
+				.isSameAs(context.getBean(SlipcaseSerializerFamily.class).templateValueSerializer());
 			assertThat(template.getKeySerializer()).isInstanceOf(SlipcaseRedisSerializer.class);
 		});
 	}
@@ -119,7 +119,7 @@ class SlipcaseRedisAutoConfigurationTests {
 			assertThat(template).isInstanceOf(SlipcaseRedisTemplate.class);
 			assertThat(template.getConnectionFactory()).isSameAs(context.getBean(RedisConnectionFactory.class));
 			assertThat(template.getValueSerializer())
-				.isSameAs(context.getBean(SlipcaseSerializerFamily.class).valueSerializer());
+				.isSameAs(context.getBean(SlipcaseSerializerFamily.class).templateValueSerializer());
 			assertThat(template.getHashValueSerializer()).isSameAs(template.getValueSerializer());
 			assertThat(template.getKeySerializer()).isInstanceOf(SlipcaseRedisSerializer.class);
 		});

@@ -12,13 +12,17 @@ import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.serializer.SerializationException;
 
 /**
  * Wraps one of Spring Data's operations interfaces ({@code ValueOperations},
- * {@code ReactiveHashOperations}, ...) so that a {@link SerializationException} names the
- * operation's key: the first argument (the keys, for a collection or a map of them). A blocking
- * operation throws the {@link KeyedSerializationException}; a reactive one's {@code Mono} or
+ * {@code ReactiveHashOperations}, ...) so that a failure names the operation's key: the first
+ * argument (the keys, for a collection or a map of them). A {@link SerializationException}
+ * becomes a {@link KeyedSerializationException}; any other {@link DataAccessException} (Redis'
+ * {@code WRONGTYPE}, a timeout) one of the same class whose message starts with the key, the
+ * original as its cause. A blocking operation throws it; a reactive one's {@code Mono} or
  * {@code Flux} fails with it. Everything else passes through unchanged. Stateless apart from the
  * target; thread-safe when the target is.
  */
@@ -52,22 +56,42 @@ final class KeyNamingOperations implements InvocationHandler {
 			result = method.invoke(this.target, args);
 		}
 		catch (InvocationTargetException ex) {
-			Throwable failure = ex.getCause();
-			if (failure instanceof SerializationException serialization && key != null) {
-				throw KeyedSerializationException.of(keys(key), serialization);
-			}
-			throw failure;
+			throw (key != null) ? naming(key, ex.getCause()) : ex.getCause();
 		}
 		if (key == null) {
 			return result;
 		}
 		if (result instanceof Mono<?> mono) {
-			return mono.onErrorMap(SerializationException.class, (failure) -> KeyedSerializationException.of(keys(key), failure));
+			return mono.onErrorMap((failure) -> naming(key, failure));
 		}
 		if (result instanceof Flux<?> flux) {
-			return flux.onErrorMap(SerializationException.class, (failure) -> KeyedSerializationException.of(keys(key), failure));
+			return flux.onErrorMap((failure) -> naming(key, failure));
 		}
 		return result;
+	}
+
+	/** {@code failure} naming {@code key}, when it is a data access failure that does not yet. */
+	private static Throwable naming(Object key, Throwable failure) {
+		if (failure instanceof KeyedSerializationException) {
+			return failure;
+		}
+		if (failure instanceof SerializationException serialization) {
+			return KeyedSerializationException.of(keys(key), serialization);
+		}
+		if (failure instanceof DataAccessException access && (access.getMessage() == null
+				|| !access.getMessage().startsWith("key '"))) {
+			// Spring's reactive translation says only "Error in execution": Redis' own words follow
+			String redis = NestedExceptionUtils.getMostSpecificCause(access).getMessage();
+			String message = "key '" + KeyedSerializationException.describe(keys(key)) + "': " + access.getMessage()
+					+ ((redis != null && !String.valueOf(access.getMessage()).contains(redis)) ? ": " + redis : "");
+			try {
+				return access.getClass().getConstructor(String.class, Throwable.class).newInstance(message, access);
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				return access; // no (message, cause) constructor: as it is
+			}
+		}
+		return failure;
 	}
 
 	private static Object keys(Object argument) {

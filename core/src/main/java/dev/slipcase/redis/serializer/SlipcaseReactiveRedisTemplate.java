@@ -50,7 +50,7 @@ public class SlipcaseReactiveRedisTemplate<K, V> extends ReactiveRedisTemplate<K
 	/**
 	 * A template over {@code connectionFactory} with the family's serializers: UTF-8
 	 * {@code String} keys and hash keys, values and hash values through
-	 * {@link SlipcaseSerializerFamily#valueSerializer()}.
+	 * {@link SlipcaseSerializerFamily#templateValueSerializer()}.
 	 * @param connectionFactory the connection factory, never {@code null}
 	 * @param family the serializers, never {@code null}
 	 */

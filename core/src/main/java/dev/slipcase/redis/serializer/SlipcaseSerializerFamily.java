@@ -64,6 +64,8 @@ public final class SlipcaseSerializerFamily {
 
 	private final SlipcaseRedisSerializer<Object> valueSerializer;
 
+	private final SlipcaseRedisSerializer<Object> templateValueSerializer;
+
 	private SlipcaseSerializerFamily(Builder builder) {
 		TypeAllowlist.Builder allowlist = TypeAllowlist.builder();
 		builder.classes.forEach(allowlist::allow);
@@ -78,7 +80,11 @@ public final class SlipcaseSerializerFamily {
 		this.observer = builder.observer;
 		this.observations = builder.observations;
 		this.router = router(null, null);
-		this.valueSerializer = this.router.serializer(this.allowlist);
+		ValueFormat<Object> values = this.router.format(this.allowlist);
+		this.valueSerializer = SlipcaseRedisSerializer.of(values, Object.class, this.allocator);
+		this.templateValueSerializer = SlipcaseRedisSerializer.of(PlainValuesFormat.of(values), Object.class,
+				this.allocator)
+			.withEmptyValue("");
 	}
 
 	/** A builder with no allowed types, JSON uncompressed by default and no compressors. */
@@ -139,29 +145,40 @@ public final class SlipcaseSerializerFamily {
 	}
 
 	/**
+	 * The serializer of an {@code Object} template's values and hash values: the
+	 * {@link #valueSerializer()}, also reading the plain values other writers leave under the
+	 * template's keys (counters, text, what {@code json()} wrote for strings, numbers and booleans;
+	 * see {@link PlainValuesFormat}), and the empty value as {@code ""}. Not for caches, whose
+	 * typed methods must not be answered with a {@code Long}.
+	 */
+	public SlipcaseRedisSerializer<Object> templateValueSerializer() {
+		return this.templateValueSerializer;
+	}
+
+	/**
 	 * Configures {@code template} with this family: UTF-8 {@code String} keys and hash keys, and
-	 * values and hash values through {@link #valueSerializer()}. The one way Slipcase configures a
-	 * {@code RedisTemplate}; the caller initializes the template.
+	 * values and hash values through {@link #templateValueSerializer()}. The one way Slipcase
+	 * configures a {@code RedisTemplate}; the caller initializes the template.
 	 */
 	public void configure(RedisTemplate<?, ?> template) {
 		Assert.notNull(template, "template must not be null");
 		template.setKeySerializer(SlipcaseSerializers.string());
 		template.setHashKeySerializer(SlipcaseSerializers.string());
-		template.setValueSerializer(this.valueSerializer);
-		template.setHashValueSerializer(this.valueSerializer);
+		template.setValueSerializer(this.templateValueSerializer);
+		template.setHashValueSerializer(this.templateValueSerializer);
 	}
 
 	/**
 	 * This family as a reactive template's serializers: UTF-8 {@code String} keys and hash keys,
-	 * values and hash values through {@link #valueSerializer()}; the reactive twin of
+	 * values and hash values through {@link #templateValueSerializer()}; the reactive twin of
 	 * {@link #configure(RedisTemplate)}.
 	 */
 	public RedisSerializationContext<String, Object> serializationContext() {
-		return RedisSerializationContext.<String, Object>newSerializationContext(this.valueSerializer)
+		return RedisSerializationContext.<String, Object>newSerializationContext(this.templateValueSerializer)
 			.key(SlipcaseSerializers.string())
 			.hashKey(SlipcaseSerializers.string())
-			.value(this.valueSerializer)
-			.hashValue(this.valueSerializer)
+			.value(this.templateValueSerializer)
+			.hashValue(this.templateValueSerializer)
 			.string(SlipcaseSerializers.string())
 			.build();
 	}

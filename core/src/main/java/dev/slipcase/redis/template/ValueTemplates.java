@@ -5,6 +5,7 @@ import java.util.concurrent.ConcurrentMap;
 
 import dev.slipcase.redis.serializer.BytesFormat;
 import dev.slipcase.redis.serializer.FormatRouter;
+import dev.slipcase.redis.serializer.PlainValuesFormat;
 import dev.slipcase.redis.serializer.TypeAllowlist;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.micrometer.observation.ObservationRegistry;
@@ -82,11 +83,13 @@ public final class ValueTemplates implements AutoCloseable {
 
 	/**
 	 * A template for values of any of the allowlisted types, each tagged with its short id, see
-	 * {@link FormatRouter#format(TypeAllowlist)}.
+	 * {@link FormatRouter#format(TypeAllowlist)}; it also reads the plain values other writers
+	 * leave under its keys (its own {@code incrementBy} counters, text, what {@code json()} wrote
+	 * for strings and numbers), see {@link PlainValuesFormat}.
 	 */
 	public ValueTemplate<Object> forTypes(TypeAllowlist allowlist) {
 		Assert.notNull(allowlist, "allowlist must not be null");
-		return withFormat(this.router.format(allowlist));
+		return withFormat(PlainValuesFormat.of(this.router.format(allowlist)));
 	}
 
 	/** A template for values in {@code format}. */

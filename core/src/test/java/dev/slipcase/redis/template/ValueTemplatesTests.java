@@ -16,8 +16,10 @@ import tools.jackson.core.type.TypeReference;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.serializer.SerializationException;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
@@ -51,6 +53,30 @@ class ValueTemplatesTests {
 			ValueTemplate<Object> any = templates.forTypes(TypeAllowlist.builder().allow("ticket", Ticket.class).build());
 			any.set("any-ticket", ticket);
 			assertThat(any.get("any-ticket")).isEqualTo(ticket);
+		}
+		finally {
+			factory.destroy();
+		}
+	}
+
+	@Test
+	void theTemplateOfAllowlistedTypesReadsItsOwnCountersAndOtherWritersText(RedisServer redis) {
+		redis.flushAll();
+		LettuceConnectionFactory factory = factory(redis);
+		try (ValueTemplates templates = ValueTemplates.builder(factory).build()) {
+			ValueTemplate<Object> any = templates.forTypes(TypeAllowlist.builder().allow("ticket", Ticket.class).build());
+			any.incrementBy("count", 3);
+			assertThat(any.get("count")).isEqualTo(3L);
+			redis.command("APPEND", "text", "one,");
+			redis.command("APPEND", "text", "two");
+			assertThat(any.get("text")).isEqualTo("one,two");
+			redis.command("SET", "empty", "");
+			assertThat(any.get("empty")).isEqualTo("");
+			redis.command("SET", "cut", "[\"ticket\",{\"id\":");
+			assertThatExceptionOfType(SerializationException.class).isThrownBy(() -> any.get("cut"))
+				.withMessageContaining("'cut'");
+			assertThat(any.async().get("count").join()).isEqualTo(3L);
+			assertThat(any.reactive().get("text").block()).isEqualTo("one,two");
 		}
 		finally {
 			factory.destroy();

@@ -12,7 +12,9 @@ import reactor.core.publisher.Mono;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.core.io.buffer.DataBuffer;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -43,8 +45,12 @@ class ShopController {
 
 	private final ReactiveShardedTemplate<Long> pageViews;
 
-	ShopController(ProductCatalog catalog, ValueTemplates valueTemplates, ShardedTemplate<Long> pageViews) {
+	private final ReactiveRedisTemplate<String, Object> objects;
+
+	ShopController(ProductCatalog catalog, ValueTemplates valueTemplates, ShardedTemplate<Long> pageViews,
+			@Qualifier("slipcaseReactiveRedisTemplate") ReactiveRedisTemplate<String, Object> objects) {
 		this.catalog = catalog;
+		this.objects = objects;
 		this.pageViews = pageViews.reactive();
 		// upload and download move raw bytes: the template's value type plays no part
 		this.files = valueTemplates.forType(String.class).reactive();
@@ -70,6 +76,30 @@ class ShopController {
 	@GetMapping("/products/{id}/views")
 	Mono<Long> views(@PathVariable long id) {
 		return this.pageViews.get("views:" + id).defaultIfEmpty(0L);
+	}
+
+	/** A like, counted by the Object template's increment: the new count. */
+	@PostMapping("/products/{id}/likes")
+	Mono<Long> liked(@PathVariable long id) {
+		return this.objects.opsForValue().increment("likes:" + id);
+	}
+
+	/** The likes, read back by the Object template as the Long its increment wrote. */
+	@GetMapping("/products/{id}/likes")
+	Mono<Long> likes(@PathVariable long id) {
+		return this.objects.opsForValue().get("likes:" + id).cast(Long.class).defaultIfEmpty(0L);
+	}
+
+	/** Appends a line to the product's notes; their new length. */
+	@PostMapping("/products/{id}/notes")
+	Mono<Long> note(@PathVariable long id, @RequestBody String line) {
+		return this.objects.opsForValue().append("notes:" + id, line + "\n");
+	}
+
+	/** The notes, read back by the Object template as the String its appends wrote. */
+	@GetMapping("/products/{id}/notes")
+	Mono<String> notes(@PathVariable long id) {
+		return this.objects.opsForValue().get("notes:" + id).cast(String.class);
 	}
 
 	@PutMapping("/files/{name}")
