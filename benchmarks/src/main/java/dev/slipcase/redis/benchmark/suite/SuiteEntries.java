@@ -5,6 +5,7 @@ import java.util.Map;
 
 import dev.slipcase.redis.benchmark.report.Baseline;
 import dev.slipcase.redis.near.NearCacheBenchmark;
+import dev.slipcase.redis.near.ReactiveCacheBenchmark;
 import dev.slipcase.redis.serializer.SerializerBenchmark;
 import dev.slipcase.redis.serializer.compression.CompressionBenchmark;
 import dev.slipcase.redis.sharded.ShardedTemplateBenchmark;
@@ -50,7 +51,12 @@ final class SuiteEntries {
 				// Spring's Cache through the near tier beside the plain RedisCache: a held key's get at 1
 				// thread, a 90/10 get/put mix at 8, every thread through one shared connection
 				new SuiteEntry(NearCacheBenchmark.class, List.of(new Baseline("NearCacheBenchmark", "tier", "redis")),
-						Map.of(), List.of(1, 8), true, 0));
+						Map.of(), List.of(1, 8), true, 0),
+				// a reactive @Cacheable hit, with and without the near tier, beside the template's read of
+				// the same value: one caller, each call blocked on
+				new SuiteEntry(ReactiveCacheBenchmark.class,
+						List.of(new Baseline("ReactiveCacheBenchmark", "candidate", "template-get")), Map.of(), List.of(1),
+						true, 0));
 	}
 
 	private static SuiteEntry entry(Class<?> benchmark, String candidateParam, String baseline,
