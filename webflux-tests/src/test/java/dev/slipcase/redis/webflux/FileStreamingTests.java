@@ -16,29 +16,22 @@ import java.util.List;
 import java.util.Random;
 
 import dev.slipcase.redis.template.ValueTemplates;
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
 import dev.slipcase.redis.test.leak.LeakReports;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.ByteBufAllocatorMetricProvider;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,14 +45,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * problem.
  */
 @SpringBootTest(classes = ShopWebFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class FileStreamingTests {
-
-	private static final RedisServer redis = RedisServers.shared();
+class FileStreamingTests extends ShopOverHttp {
 
 	private static final int MEGABYTE = 1024 * 1024;
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	private ValueTemplates templates;
@@ -68,24 +56,7 @@ class FileStreamingTests {
 	@Qualifier("slipcaseBufferAllocator")
 	private ByteBufAllocator allocator;
 
-	private WebTestClient http;
-
 	private final List<Socket> clients = new ArrayList<>();
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
-		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
-	}
-
-	@BeforeEach
-	void connect() {
-		redis.flushAll();
-		this.http = WebTestClient.bindToServer()
-			.baseUrl("http://localhost:" + this.port)
-			.responseTimeout(Duration.ofSeconds(120))
-			.build();
-	}
 
 	@AfterEach
 	void disconnect() throws Exception {

@@ -4,18 +4,12 @@ import java.time.Duration;
 
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.cache.CacheManager;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,12 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(classes = ShopWebFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.cache-names=products" })
-class NearCacheTests {
-
-	private static final RedisServer redis = RedisServers.shared();
-
-	@LocalServerPort
-	private int port;
+class NearCacheTests extends ShopOverHttp {
 
 	@Autowired
 	private ProductCatalog catalog;
@@ -39,27 +28,20 @@ class NearCacheTests {
 	@Autowired
 	private CacheManager caches;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
-		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
-	}
-
 	@Test
 	void aHitOnAMonoMethodIsServedFromTheJvm() throws Exception {
-		WebTestClient http = WebTestClient.bindToServer().baseUrl("http://localhost:" + this.port).build();
 		assertThat(this.caches).isInstanceOf(NearCacheManager.class);
 		NearCache near = ((NearCacheManager) this.caches).nearTiers().get("products");
 		Wait.until(Duration.ofSeconds(10), near::isTrusted);
 		int lookups = this.catalog.lookups();
-		http.get().uri("/products/11").exchange().expectStatus().isOk().expectBody(Product.class)
+		this.http.get().uri("/products/11").exchange().expectStatus().isOk().expectBody(Product.class)
 			.isEqualTo(Product.sample(11));
 		assertThat(this.catalog.lookups()).isEqualTo(lookups + 1);
 		Wait.until(Duration.ofSeconds(10), () -> near.peek("products::11") != null);
 		redis.command("CONFIG", "RESETSTAT");
 		long hits = near.hits();
 		for (int i = 0; i < 20; i++) {
-			http.get().uri("/products/11").exchange().expectStatus().isOk().expectBody(Product.class)
+			this.http.get().uri("/products/11").exchange().expectStatus().isOk().expectBody(Product.class)
 				.isEqualTo(Product.sample(11));
 		}
 		assertThat(this.catalog.lookups()).isEqualTo(lookups + 1);
@@ -68,7 +50,8 @@ class NearCacheTests {
 		// another instance changes the entry: Redis' invalidation reaches this one's next request
 		redis.command("DEL", "products::11");
 		Wait.until(Duration.ofSeconds(10), () -> near.peek("products::11") == null);
-		http.get().uri("/products/11").exchange().expectStatus().isOk();
+		this.http.get().uri("/products/11").exchange().expectStatus().isOk().expectBody(Product.class)
+			.isEqualTo(Product.sample(11));
 		assertThat(this.catalog.lookups()).isEqualTo(lookups + 2);
 	}
 

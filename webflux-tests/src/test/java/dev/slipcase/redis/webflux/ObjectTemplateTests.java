@@ -2,16 +2,12 @@ package dev.slipcase.redis.webflux;
 
 import java.time.Duration;
 
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.RedisTemplate;
@@ -19,9 +15,6 @@ import org.springframework.data.redis.serializer.GenericJacksonJsonRedisSerializ
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.reactive.function.client.WebClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,14 +31,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @SpringBootTest(classes = ShopWebFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "slipcase.redis.redis-template.enabled=true")
-class ObjectTemplateTests {
-
-	private static final RedisServer redis = RedisServers.shared();
+class ObjectTemplateTests extends ShopOverHttp {
 
 	private static final Duration WAIT = Duration.ofSeconds(10);
-
-	@LocalServerPort
-	private int port;
 
 	@Autowired
 	@Qualifier("slipcaseReactiveRedisTemplate")
@@ -59,20 +47,6 @@ class ObjectTemplateTests {
 	@Qualifier("redisTemplate")
 	private RedisTemplate<Object, Object> boots;
 
-	private WebTestClient http;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
-		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
-	}
-
-	@BeforeEach
-	void connect() {
-		redis.flushAll();
-		this.http = WebTestClient.bindToServer().baseUrl("http://localhost:" + this.port).build();
-	}
-
 	@Test
 	void likesCountedByIncrementReadBackAsALong() {
 		WebClient client = WebClient.create("http://localhost:" + this.port);
@@ -85,9 +59,11 @@ class ObjectTemplateTests {
 
 	@Test
 	void notesKeptByAppendReadBackAsAString() {
+		long length = 0;
 		for (String line : new String[] { "arrived", "shelved" }) {
+			length += line.length() + 1;
 			this.http.post().uri("/products/7/notes").contentType(MediaType.TEXT_PLAIN).bodyValue(line).exchange()
-				.expectStatus().isOk();
+				.expectStatus().isOk().expectBody(Long.class).isEqualTo(length);
 		}
 		this.http.get().uri("/products/7/notes").exchange().expectStatus().isOk().expectBody(String.class)
 			.isEqualTo("arrived\nshelved\n");

@@ -9,26 +9,19 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 
-import dev.slipcase.redis.test.RedisServer;
-import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
 import dev.slipcase.redis.test.leak.LeakReports;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.core.io.buffer.DataBufferUtils;
 import org.springframework.core.io.buffer.DefaultDataBufferFactory;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseCookie;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.reactive.server.WebTestClient;
 import org.springframework.web.reactive.function.BodyInserters;
 import org.springframework.web.reactive.function.client.WebClient;
 
@@ -42,34 +35,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * any leak) and no temporary key behind.
  */
 @SpringBootTest(classes = ShopWebFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class WebFluxAppTests {
-
-	private static final RedisServer redis = RedisServers.shared();
+class WebFluxAppTests extends ShopOverHttp {
 
 	private static final int MEGABYTE = 1024 * 1024;
 
-	@LocalServerPort
-	private int port;
-
 	@Autowired
 	private ProductCatalog catalog;
-
-	private WebTestClient http;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		registry.add("spring.data.redis.host", () -> redis.endpoint().host());
-		registry.add("spring.data.redis.port", () -> redis.endpoint().port());
-	}
-
-	@BeforeEach
-	void connect() {
-		redis.flushAll();
-		this.http = WebTestClient.bindToServer()
-			.baseUrl("http://localhost:" + this.port)
-			.responseTimeout(Duration.ofSeconds(60))
-			.build();
-	}
 
 	@Test
 	void aCachedMonoIsServedFromRedisWhereItIsPlainJson() {
