@@ -71,21 +71,31 @@ final class KeyNamingOperations implements InvocationHandler {
 	}
 
 	/** {@code failure} naming {@code key}, when it is a data access failure that does not yet. */
-	private static Throwable naming(Object key, Throwable failure) {
+	private static Throwable naming(Object argument, Throwable failure) {
 		if (failure instanceof KeyedSerializationException) {
 			return failure;
 		}
 		if (failure instanceof SerializationException serialization) {
-			return KeyedSerializationException.of(keys(key), serialization);
+			return KeyedSerializationException.of(keys(argument), serialization);
 		}
-		if (failure instanceof DataAccessException access && (access.getMessage() == null
-				|| !access.getMessage().startsWith("key '"))) {
+		if (failure instanceof DataAccessException access) {
+			String key = KeyedSerializationException.describe(keys(argument));
+			String message = String.valueOf(access.getMessage());
+			if (message.contains("'" + key + "'")) {
+				return access; // Slipcase's own failures name their key
+			}
 			// Spring's reactive translation says only "Error in execution": Redis' own words follow
 			String redis = NestedExceptionUtils.getMostSpecificCause(access).getMessage();
-			String message = "key '" + KeyedSerializationException.describe(keys(key)) + "': " + access.getMessage()
-					+ ((redis != null && !String.valueOf(access.getMessage()).contains(redis)) ? ": " + redis : "");
+			String keyed = "key '" + key + "': " + message
+					+ ((redis != null && !message.contains(redis)) ? ": " + redis : "");
 			try {
-				return access.getClass().getConstructor(String.class, Throwable.class).newInstance(message, access);
+				// the same class, cause and trace: only the message gains the key
+				Throwable cause = (access.getCause() != null) ? access.getCause() : access;
+				DataAccessException named = access.getClass()
+					.getConstructor(String.class, Throwable.class)
+					.newInstance(keyed, cause);
+				named.setStackTrace(access.getStackTrace());
+				return named;
 			}
 			catch (ReflectiveOperationException | RuntimeException ex) {
 				return access; // no (message, cause) constructor: as it is

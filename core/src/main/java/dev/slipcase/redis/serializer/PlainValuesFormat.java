@@ -19,9 +19,10 @@ import org.springframework.util.Assert;
  * the allowlisted types, read by {@code format}), and the untyped values other commands and
  * writers leave under the same keys, as plain Java values:
  * <ul>
- * <li>a JSON number, as Redis' {@code INCR} and {@code INCRBYFLOAT} and Spring's
- * {@code RedisSerializer.json()} write it: a {@link Long} (a {@link java.math.BigInteger} beyond
- * its range), or a {@link Double} when it has a fraction or an exponent;</li>
+ * <li>a JSON number of at most 64 characters, as Redis' {@code INCR} and {@code INCRBYFLOAT} and
+ * Spring's {@code RedisSerializer.json()} write it: a {@link Long} (a {@link java.math.BigInteger}
+ * beyond its range), or a {@link Double} when it has a fraction or an exponent (a whole
+ * {@code INCRBYFLOAT} result such as {@code 3} is a {@code Long}: read counters as {@link Number});</li>
  * <li>{@code true} and {@code false}: a {@link Boolean};</li>
  * <li>a JSON string ({@code "hello"}, as {@code json()} writes a {@code String}): its text;</li>
  * <li>the empty value, and any other UTF-8 text without control characters ({@code APPEND}ed or
@@ -35,6 +36,9 @@ import org.springframework.util.Assert;
  * thread-safe.
  */
 public final class PlainValuesFormat implements ValueFormat<Object> {
+
+	/** The longest value read as a number or boolean: anything longer starting so is text. */
+	private static final int MAX_SCALAR_TEXT = 64;
 
 	private final ValueFormat<Object> format;
 
@@ -71,8 +75,9 @@ public final class PlainValuesFormat implements ValueFormat<Object> {
 		if (lead == '[' || lead == '{') {
 			return this.format.decode(in);
 		}
-		Object value = (lead == '"' || lead == '-' || lead == 't' || lead == 'f' || (lead >= '0' && lead <= '9'))
-				? jsonScalar(in, lead == '"') : null;
+		boolean scalar = lead == '"' || ((lead == '-' || lead == 't' || lead == 'f' || (lead >= '0' && lead <= '9'))
+				&& in.readableBytes() <= MAX_SCALAR_TEXT);
+		Object value = scalar ? jsonScalar(in, lead == '"') : null;
 		if (value == null) {
 			value = text(in);
 		}
@@ -150,6 +155,11 @@ public final class PlainValuesFormat implements ValueFormat<Object> {
 	@Override
 	public int estimateSize(Object value) {
 		return this.format.estimateSize(value);
+	}
+
+	@Override
+	public boolean isEstimateExact() {
+		return this.format.isEstimateExact();
 	}
 
 	@Override

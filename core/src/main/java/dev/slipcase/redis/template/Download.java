@@ -11,8 +11,9 @@ import org.springframework.core.io.buffer.DataBuffer;
  * A value {@link ReactiveValueTemplate#openDownload(String) opened for download}: its length,
  * known from the first round trip, and its content, streamed from a consistent copy of the value
  * once {@link #content()} is subscribed to. The copy is this download's until its content ends
- * (read, failed or cancelled) or {@link #discard()} deletes it; one never read expires an hour
- * after it was made. Thread-safe.
+ * (read, failed or cancelled) or {@link #discard()} deletes it; one not read within a minute of
+ * opening expires then (its content then fails, saying so), so a download dropped unread costs
+ * Redis its copy for a minute at most. Thread-safe.
  */
 public final class Download {
 
@@ -24,13 +25,20 @@ public final class Download {
 
 	private final long length;
 
+	private final boolean extend;
+
 	private final AtomicBoolean taken = new AtomicBoolean();
 
-	Download(ReactiveLargeValueTransfer transfer, String key, String temporary, long length) {
+	/**
+	 * @param extend whether the copy's expiry is extended when the content is subscribed to (it
+	 * was made to live until then only)
+	 */
+	Download(ReactiveLargeValueTransfer transfer, String key, String temporary, long length, boolean extend) {
 		this.transfer = transfer;
 		this.key = key;
 		this.temporary = temporary;
 		this.length = length;
+		this.extend = extend;
 	}
 
 	/** The key downloaded. */
@@ -46,12 +54,14 @@ public final class Download {
 	/**
 	 * The value's bytes, as {@link ReactiveValueTemplate#download(String)} emits them: chunks the
 	 * subscriber releases (WebFlux does once written), at most the template's window of them read
-	 * and not yet released. Read once: a second subscription fails with an
-	 * {@code IllegalStateException}, as does one after {@link #discard()}.
+	 * and not yet released, so a subscriber that holds more than that before releasing any
+	 * ({@code DataBufferUtils.join}) waits for itself, with no timeout. Read once: a second
+	 * subscription fails with an {@code IllegalStateException}, as does one after
+	 * {@link #discard()}.
 	 */
 	public Flux<DataBuffer> content() {
 		return Flux.defer(() -> this.taken.compareAndSet(false, true)
-				? this.transfer.content(this.key, this.temporary, this.length)
+				? this.transfer.content(this.key, this.temporary, this.length, this.extend)
 				: Flux.error(new IllegalStateException("The download of '" + this.key + "' was already read or discarded")));
 	}
 

@@ -24,6 +24,9 @@ final class LargeValueKeys {
 	/** How long a temporary key lives: longer than any transfer, short enough to clean up after a crash. */
 	static final Duration TEMPORARY_TTL = Duration.ofHours(1);
 
+	/** How long a download's copy lives once opened, until its content is read (then {@link #TEMPORARY_TTL}). */
+	static final Duration OPENED_TTL = Duration.ofMinutes(1);
+
 	/** KEYS: the temporary key, the key. Replaces the key with the temporary key, without expiry. */
 	static final LuaScript REPLACE = LuaScript.of("redis.call('RENAME', KEYS[1], KEYS[2]) "
 			+ "redis.call('PERSIST', KEYS[2]) return 1");
@@ -56,8 +59,14 @@ final class LargeValueKeys {
 
 	/** Sends {@link #SNAPSHOT}: copies {@code key} to {@code temporary}; its length, or -1 when there is no key. */
 	static CompletableFuture<Long> snapshot(CommandChannel<String, EncodedValue> channel, String key, String temporary) {
+		return snapshot(channel, key, temporary, TEMPORARY_TTL);
+	}
+
+	/** Like {@link #snapshot(CommandChannel, String, String)}, the copy living {@code ttl}. */
+	static CompletableFuture<Long> snapshot(CommandChannel<String, EncodedValue> channel, String key, String temporary,
+			Duration ttl) {
 		return channel.sendScript(SNAPSHOT, LargeValueKeys::integer, List.of(key, temporary),
-				(argv) -> argv.add(TEMPORARY_TTL.toMillis()));
+				(argv) -> argv.add(ttl.toMillis()));
 	}
 
 	/** Sends {@link #REPLACE}: {@code temporary} becomes {@code key}, without expiry. */

@@ -1,12 +1,17 @@
 package dev.slipcase.redis.template;
 
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -30,23 +35,28 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
  * as {@link LargeValueTransfer} does between blocking streams (the same temporary key, scripts and
  * guarantees: readers see the old value or the new one, never a part; a download reads one
  * consistent copy). Memory is bounded by the transfer's window of chunks, never the value, and
- * never what the subscriber requests: a download holds at most {@code window} chunks read from
+ * never by what the subscriber requests: a download holds at most {@code window} chunks read from
  * Redis whose buffers were not yet released (WebFlux releases each once written to the socket, so
- * a client that stops reading stops the download); an upload gathers the incoming buffers into
- * chunk-sized {@code APPEND}s, at most {@code window} of them in flight.
+ * a client that stops reading stops the download); an upload gathers the incoming buffers, one at
+ * a time, into chunk-sized {@code APPEND}s, at most {@code window} of them in flight (an incoming
+ * buffer larger than a chunk is cut into its chunks at once).
  * <p>
  * Buffers: a download emits each chunk as the pooled buffer its reply was copied into, wrapped in
  * a {@link NettyDataBuffer}; the subscriber releases it. A chunk Reactor discards (the subscriber
  * cancelled or failed with one in hand) is released here. An upload takes ownership of each
  * incoming buffer: its bytes are copied into the chunk being gathered, a buffer of the template's
- * allocator, and it is released at once; each chunk is released by its command. However a
- * transfer ends (done, failed, cancelled), its temporary key is deleted, and a failed upload
- * leaves the old value as it was.
+ * allocator, and it is released at once; the upload owns each chunk until its command takes it,
+ * and releases those it still owns when it fails or is cancelled. However a transfer ends (done,
+ * failed, cancelled), its temporary key is deleted, and a failed upload leaves the old value as it
+ * was. No lock is held while a command is sent or a chunk emitted.
  */
 final class ReactiveLargeValueTransfer {
 
 	/** The default window: chunk commands pipelined, and chunks a transfer holds at most. */
 	static final int DEFAULT_WINDOW = 8;
+
+	/** The most an upload's chunk takes before its bytes come: larger chunks grow as they fill. */
+	private static final int MAX_INITIAL_CHUNK = 1024 * 1024;
 
 	private final AsyncValueTemplate<?> operations;
 
@@ -68,18 +78,25 @@ final class ReactiveLargeValueTransfer {
 
 	/**
 	 * Copies the key to a temporary key (one round trip): its {@link Download}, or empty when
-	 * there is no key. Cancelled or failed before the download is handed on, the copy is deleted.
+	 * there is no key. The copy lives {@link LargeValueKeys#OPENED_TTL} until the download's content
+	 * is subscribed to, which extends it to {@link LargeValueKeys#TEMPORARY_TTL}: a download dropped
+	 * unread (by an operator, a failed response) costs Redis its copy for that long only. Cancelled
+	 * or failed before the download is handed on, the copy is deleted.
 	 */
 	Mono<Download> open(String key) {
+		return open(key, LargeValueKeys.OPENED_TTL);
+	}
+
+	private Mono<Download> open(String key, Duration ttl) {
 		LargeValueKeys.temporaryKey(key, this.operations.cluster); // a key that cannot be transferred fails here
 		return Mono.defer(() -> {
 			String temporary = LargeValueKeys.temporaryKey(key, this.operations.cluster);
 			AtomicBoolean handedOn = new AtomicBoolean();
-			return snapshot(key, temporary)
+			return mono(() -> LargeValueKeys.snapshot(this.channel, key, temporary, ttl), "download", key)
 				.<Download>handle((length, sink) -> {
 					if (length >= 0) {
 						handedOn.set(true);
-						sink.next(new Download(this, key, temporary, length));
+						sink.next(new Download(this, key, temporary, length, !ttl.equals(LargeValueKeys.TEMPORARY_TTL)));
 					}
 				})
 				.onErrorResume((failure) -> delete(temporary).then(Mono.error(failure)))
@@ -88,45 +105,48 @@ final class ReactiveLargeValueTransfer {
 						delete(temporary).subscribe();
 					}
 				});
-		}).doOnDiscard(Download.class, (download) -> download.discard().subscribe());
+		});
 	}
 
-	/** {@link #open} and its content: empty when there is no key. */
+	/** {@link #open} and its content at once: empty when there is no key. */
 	Flux<DataBuffer> download(String key) {
-		return open(key).flatMapMany(Download::content);
+		return open(key, LargeValueKeys.TEMPORARY_TTL).flatMapMany(Download::content);
 	}
 
-	/** Copies the key to {@code temporary}; its length, or -1 when there is no key. */
-	private Mono<Long> snapshot(String key, String temporary) {
-		return mono(() -> LargeValueKeys.snapshot(this.channel, key, temporary), "download", key);
-	}
-
-	/** The chunks of the copy at {@code temporary}, which is deleted however they end. */
-	Flux<DataBuffer> content(String key, String temporary, long length) {
-		return Flux.usingWhen(Mono.just(temporary), (copy) -> chunks(key, copy, length), this::delete,
-				(copy, failure) -> delete(copy), this::delete)
-			.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
+	/**
+	 * The chunks of the copy at {@code temporary}, which is deleted however they end; its expiry
+	 * extended first when {@code extend}.
+	 */
+	Flux<DataBuffer> content(String key, String temporary, long length, boolean extend) {
+		Flux<DataBuffer> content = Flux.usingWhen(Mono.just(temporary),
+				(copy) -> !extend ? chunks(key, copy, length)
+						: mono(() -> this.operations.expire(copy, LargeValueKeys.TEMPORARY_TTL), "download", key)
+							.flatMapMany((exists) -> exists ? chunks(key, copy, length) : Flux.error(expired(key))),
+				this::delete, (copy, failure) -> delete(copy), this::delete);
+		return content.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
 			.doOnDiscard(ValueLease.class, ValueLease::close);
 	}
 
+	private static IllegalStateException expired(String key) {
+		return new IllegalStateException("The copy of '" + key + "' opened for download expired before its content "
+				+ "was read: read it within " + LargeValueKeys.OPENED_TTL.toSeconds() + " s of opening");
+	}
+
 	private Flux<DataBuffer> chunks(String key, String temporary, long length) {
-		// an offset is emitted once its GETRANGE is sent, which it is when the window has room;
+		// a token is emitted once a chunk's GETRANGE is sent, which it is when the window has room;
 		// each chunk is taken when the subscriber asks for it (ReactiveReplies sends on request:
 		// concatMap's next inner waits for demand), so neither wait runs under a command's timeout
 		return Flux.using(() -> new ReadAhead(temporary, length),
-				(ahead) -> Flux.<Long>create(ahead::start)
-					.concatMap((offset) -> chunk(key, temporary, offset, Math.min(offset + this.chunkSize, length),
-							ahead), 1),
+				(ahead) -> Flux.<Chunk>create(ahead::start).concatMap((sent) -> chunk(key, temporary, sent, ahead), 1),
 				ReadAhead::close);
 	}
 
-	private Mono<DataBuffer> chunk(String key, String temporary, long from, long to, ReadAhead ahead) {
-		return mono(() -> ahead.take(from), "download", key)
+	private Mono<DataBuffer> chunk(String key, String temporary, Chunk sent, ReadAhead ahead) {
+		return mono(() -> ahead.take(sent), "download", key)
 			.switchIfEmpty(Mono.error(() -> LargeValueKeys.changed(key, temporary)))
 			.handle((lease, sink) -> {
 				try (lease) {
-					if (lease.size() != to - from) {
-						ahead.released();
+					if (lease.size() != sent.to() - sent.from()) {
 						sink.error(LargeValueKeys.changed(key, temporary));
 					}
 					else {
@@ -138,13 +158,19 @@ final class ReactiveLargeValueTransfer {
 			});
 	}
 
+	/** One chunk of a download: its range, and the reply its {@code GETRANGE} completes. */
+	private record Chunk(long from, long to, CompletableFuture<@Nullable ValueLease> reply) {
+	}
+
 	/**
 	 * The {@code GETRANGE}s of one download, sent ahead of the subscriber while the window has
 	 * room: a chunk counts from its sending until its buffer is released, so the download holds at
 	 * most {@code window} chunks whatever the subscriber requests, and the connection streams while
-	 * the subscriber works. Emits each chunk's offset once it is sent. Owns the leases of the chunks
-	 * not yet taken: {@link #close()} (the download ended, failed or was cancelled) cancels them and
-	 * closes those already read.
+	 * the subscriber works. Chunks are reserved in order under this object's lock; their commands
+	 * are sent, and the chunks emitted, outside it (Lettuce and the subscriber may call back in from
+	 * any thread), emitted by one thread at a time in the order reserved. Owns the leases of the
+	 * chunks not yet taken: {@link #close()} (the download ended, failed or was cancelled) cancels
+	 * them, and a lease that arrives after it is closed.
 	 */
 	private final class ReadAhead {
 
@@ -152,16 +178,22 @@ final class ReactiveLargeValueTransfer {
 
 		private final long length;
 
-		private final ArrayDeque<CompletableFuture<@Nullable ValueLease>> sent = new ArrayDeque<>();
+		/** Reserved and not yet emitted. */
+		private final ArrayDeque<Chunk> unannounced = new ArrayDeque<>();
 
-		/** Chunks sent and not yet released: in flight, waiting to be taken, or in the subscriber's hands. */
+		/** Reserved and not yet taken. */
+		private final ArrayDeque<Chunk> untaken = new ArrayDeque<>();
+
+		private final AtomicInteger emitting = new AtomicInteger();
+
+		/** Chunks reserved and not yet released: in flight, waiting to be taken, or in the subscriber's hands. */
 		private int held;
 
-		private @Nullable FluxSink<Long> offsets;
+		private @Nullable FluxSink<Chunk> chunks;
 
 		private long nextOffset;
 
-		private long takeOffset;
+		private boolean completed;
 
 		private boolean closed;
 
@@ -170,66 +202,120 @@ final class ReactiveLargeValueTransfer {
 			this.length = length;
 		}
 
-		/** Sends the first window of chunks, emitting their offsets to {@code offsets}. */
-		synchronized void start(FluxSink<Long> offsets) {
-			this.offsets = offsets;
-			topUp();
+		/** Sends the first window of chunks, emitting them to {@code chunks}. */
+		void start(FluxSink<Chunk> chunks) {
+			List<Chunk> reserved;
+			synchronized (this) {
+				this.chunks = chunks;
+				reserved = reserve();
+			}
+			send(reserved);
 		}
 
-		/** The chunk at {@code offset}, the next one in order, already sent. */
-		synchronized CompletableFuture<@Nullable ValueLease> take(long offset) {
+		/** The chunk emitted as {@code sent}: the next one not yet taken. */
+		synchronized CompletableFuture<@Nullable ValueLease> take(Chunk sent) {
 			if (this.closed) {
 				return CompletableFuture.failedFuture(new CancellationException("The download was abandoned"));
 			}
-			if (offset != this.takeOffset || this.sent.isEmpty()) {
-				return CompletableFuture.failedFuture(new IllegalStateException("Chunk at " + offset
-						+ " asked for where the one at " + this.takeOffset + " is next"));
+			if (this.untaken.peek() != sent) {
+				return CompletableFuture.failedFuture(new IllegalStateException("Chunk at " + sent.from()
+						+ " asked for out of order"));
 			}
-			this.takeOffset += ReactiveLargeValueTransfer.this.chunkSize;
-			return this.sent.poll();
+			return this.untaken.poll().reply();
 		}
 
-		/** A chunk's buffer was released (or the chunk dropped): room for the next. */
-		synchronized void released() {
-			this.held--;
-			topUp();
+		/** A chunk's buffer was released: room for the next. */
+		void released() {
+			List<Chunk> reserved;
+			synchronized (this) {
+				this.held--;
+				reserved = reserve();
+			}
+			send(reserved);
 		}
 
-		/**
-		 * Sends chunks while the window has room, emitting each offset, in order (under this lock:
-		 * Reactor's operators never block, so emitting here cannot wait on another thread).
-		 */
-		private void topUp() {
-			FluxSink<Long> sink = this.offsets;
-			if (sink == null || this.closed) {
-				return;
+		/** Reserves chunks while the window has room; the caller sends them. */
+		private List<Chunk> reserve() {
+			if (this.chunks == null || this.closed) {
+				return List.of();
 			}
+			List<Chunk> reserved = new ArrayList<>(1);
 			while (this.held < ReactiveLargeValueTransfer.this.window && this.nextOffset < this.length) {
 				long from = this.nextOffset;
-				long to = Math.min(from + ReactiveLargeValueTransfer.this.chunkSize, this.length);
-				this.sent.add(ReactiveLargeValueTransfer.this.operations.leaseRange(this.temporary, from, to - 1));
+				Chunk chunk = new Chunk(from, Math.min(from + ReactiveLargeValueTransfer.this.chunkSize, this.length),
+						new CompletableFuture<>());
 				this.nextOffset = from + ReactiveLargeValueTransfer.this.chunkSize;
 				this.held++;
-				sink.next(from);
+				this.untaken.add(chunk);
+				this.unannounced.add(chunk);
+				reserved.add(chunk);
 			}
-			if (this.nextOffset >= this.length) {
-				this.offsets = null;
-				sink.complete();
-			}
+			return reserved;
 		}
 
-		/** Sends nothing more; cancels the chunks not taken, closing those already read. */
-		synchronized void close() {
-			this.closed = true;
-			for (CompletableFuture<@Nullable ValueLease> chunk : this.sent) {
-				chunk.cancel(false);
-				chunk.thenAccept((lease) -> {
+		/** Sends the reserved chunks' commands, then emits whatever is reserved, in order. */
+		private void send(List<Chunk> reserved) {
+			for (Chunk chunk : reserved) {
+				if (chunk.reply().isDone()) {
+					continue; // closed since
+				}
+				ReactiveLargeValueTransfer.this.operations
+					.leaseRange(this.temporary, chunk.from(), chunk.to() - 1)
+					.whenComplete((lease, failure) -> {
+						if (failure != null) {
+							chunk.reply().completeExceptionally(failure);
+						}
+						else if (!chunk.reply().complete(lease) && lease != null) {
+							lease.close();
+						}
+					});
+			}
+			emit();
+		}
+
+		/** Emits the chunks reserved and not yet emitted, and the end after the last: one thread at a time. */
+		private void emit() {
+			if (this.emitting.getAndIncrement() != 0) {
+				return;
+			}
+			do {
+				List<Chunk> ready;
+				boolean end;
+				FluxSink<Chunk> sink;
+				synchronized (this) {
+					ready = new ArrayList<>(this.unannounced);
+					this.unannounced.clear();
+					end = !this.completed && this.nextOffset >= this.length && this.chunks != null;
+					this.completed |= end;
+					sink = this.chunks;
+				}
+				if (sink != null) {
+					ready.forEach(sink::next);
+					if (end) {
+						sink.complete();
+					}
+				}
+			}
+			while (this.emitting.decrementAndGet() != 0);
+		}
+
+		/** Reserves nothing more; cancels the chunks not taken, closing leases that arrived. */
+		void close() {
+			List<Chunk> abandoned;
+			synchronized (this) {
+				this.closed = true;
+				abandoned = new ArrayList<>(this.untaken);
+				this.untaken.clear();
+				this.unannounced.clear();
+			}
+			for (Chunk chunk : abandoned) {
+				chunk.reply().cancel(false);
+				chunk.reply().thenAccept((lease) -> {
 					if (lease != null) {
 						lease.close();
 					}
 				});
 			}
-			this.sent.clear();
 		}
 
 	}
@@ -243,13 +329,12 @@ final class ReactiveLargeValueTransfer {
 					// the incoming buffers gathered into chunks, each its APPEND sent as it fills, in
 					// order on the connection, up to the window of them pipelined
 					.thenMany(Flux.from(content)
-						.concatMapIterable(upload::gather)
+						.concatMapIterable(upload::gather, 1)
 						.concatWith(Mono.fromCallable(upload::rest)))
 					.flatMap(upload::append, this.window, 1)
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
-			.doOnDiscard(DataBuffer.class, DataBufferUtils::release)
-			.doOnDiscard(ByteBuf.class, ByteBuf::release);
+			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
 	}
 
 	/** {@code SET temporary "" PX ttl}: an upload of nothing stores an empty value. */
@@ -259,13 +344,12 @@ final class ReactiveLargeValueTransfer {
 	}
 
 	/**
-	 * One subscription's upload: its temporary key, the chunk being gathered, the bytes written so
-	 * far, and whether it was abandoned. Once abandoned, no chunk is sent any more: an operator may
-	 * still subscribe to a chunk after the upload failed or was cancelled (flatMap does, racing its
-	 * own error), and an {@code APPEND} sent after the temporary key's {@code DEL} would bring the
-	 * key back, without expiry. Chunks in flight when it is abandoned are cancelled by the operator
-	 * that sent them, so they are either written before the {@code DEL} or never. Owns the chunk
-	 * being gathered until it is full (handed on) or the upload is abandoned (released).
+	 * One subscription's upload: its temporary key, the chunks it gathered and has not yet sent,
+	 * the bytes written so far, and whether it was abandoned. It owns every chunk from its
+	 * gathering until its {@code APPEND} takes it, whatever operators do with it meanwhile (one
+	 * dropped after a failure is released when the upload is abandoned). Once abandoned, no chunk is
+	 * sent any more, and the temporary key's {@code DEL} goes out after the sends under way, so no
+	 * {@code APPEND} follows it and brings the key back without expiry.
 	 */
 	private final class Upload {
 
@@ -275,7 +359,14 @@ final class ReactiveLargeValueTransfer {
 
 		private final AtomicLong written = new AtomicLong();
 
+		/** Chunks gathered and not yet sent, the one being filled included. */
+		private final Set<ByteBuf> owned = Collections.newSetFromMap(new IdentityHashMap<>());
+
+		private final CompletableFuture<Void> quiet = new CompletableFuture<>();
+
 		private @Nullable ByteBuf gathering;
+
+		private int sending;
 
 		private boolean abandoned;
 
@@ -286,59 +377,59 @@ final class ReactiveLargeValueTransfer {
 
 		/**
 		 * Copies {@code buffer}'s bytes into the chunk being gathered and releases it; the chunks it
-		 * filled, each exactly the chunk size, handed over.
+		 * filled, each exactly the chunk size. Throwing, it leaves {@code buffer} to the caller.
 		 */
 		synchronized List<ByteBuf> gather(DataBuffer buffer) {
+			if (this.abandoned) {
+				DataBufferUtils.release(buffer);
+				return List.of();
+			}
 			List<ByteBuf> full = new ArrayList<>(1);
 			try (DataBuffer.ByteBufferIterator parts = buffer.readableByteBuffers()) {
-				while (!this.abandoned && parts.hasNext()) {
+				while (parts.hasNext()) {
 					ByteBuffer part = parts.next();
 					while (part.hasRemaining()) {
 						ByteBuf chunk = this.gathering;
 						if (chunk == null) {
+							int chunkSize = ReactiveLargeValueTransfer.this.chunkSize;
 							chunk = ReactiveLargeValueTransfer.this.operations.allocator
-								.buffer(ReactiveLargeValueTransfer.this.chunkSize, ReactiveLargeValueTransfer.this.chunkSize);
+								.buffer(Math.min(chunkSize, MAX_INITIAL_CHUNK), chunkSize);
+							this.owned.add(chunk);
 							this.gathering = chunk;
 						}
 						int limit = part.limit();
-						part.limit(part.position() + Math.min(part.remaining(), chunk.writableBytes()));
+						part.limit(part.position() + Math.min(part.remaining(), chunk.maxWritableBytes()));
 						chunk.writeBytes(part);
 						part.limit(limit);
-						if (!chunk.isWritable()) {
+						if (chunk.maxWritableBytes() == 0) {
 							full.add(chunk);
 							this.gathering = null;
 						}
 					}
 				}
-				return full;
 			}
-			catch (RuntimeException ex) {
-				full.forEach(ByteBuf::release);
-				throw ex;
-			}
-			finally {
-				DataBufferUtils.release(buffer);
-			}
+			DataBufferUtils.release(buffer);
+			return full;
 		}
 
-		/** The last, partly filled chunk, handed over; {@code null} when there is none. */
+		/** The last, partly filled chunk; {@code null} when there is none. */
 		synchronized @Nullable ByteBuf rest() {
 			ByteBuf last = this.gathering;
 			this.gathering = null;
-			return last;
+			return this.abandoned ? null : last;
 		}
 
 		Mono<Void> append(ByteBuf chunk) {
 			int size = chunk.readableBytes();
-			// the chunk goes to its APPEND when the command is sent; cancelled before that, it is
-			// released here: exactly one of the two takes it
+			// the chunk goes to its APPEND when the command is sent; never sent, it is released here
+			// or by abandon(), whichever finds it still owned
 			AtomicBoolean taken = new AtomicBoolean();
 			return mono(() -> taken.compareAndSet(false, true) ? send(chunk)
 					: CompletableFuture.failedFuture(new CancellationException("The chunk was cancelled")), "upload",
 					this.key)
 				.doFinally((signal) -> {
 					if (taken.compareAndSet(false, true)) {
-						chunk.release();
+						disown(chunk);
 					}
 				})
 				.flatMap((length) -> (length == this.written.addAndGet(size)) ? Mono.<Void>empty()
@@ -346,26 +437,49 @@ final class ReactiveLargeValueTransfer {
 								+ " bytes after writing " + this.written.get() + ": it was changed by someone else")));
 		}
 
-		/** {@code APPEND}s the chunk, handing it over, unless the upload was abandoned; then releases it. */
-		private synchronized CompletableFuture<Long> send(ByteBuf chunk) {
-			if (this.abandoned) {
-				chunk.release();
-				return CompletableFuture.failedFuture(new CancellationException("The upload of '" + this.key
-						+ "' was abandoned"));
+		/** {@code APPEND}s the chunk, handing it over, unless the upload was abandoned. */
+		private CompletableFuture<Long> send(ByteBuf chunk) {
+			synchronized (this) {
+				if (this.abandoned || !this.owned.remove(chunk)) {
+					return CompletableFuture.failedFuture(new CancellationException("The upload of '" + this.key
+							+ "' was abandoned"));
+				}
+				this.sending++;
 			}
-			return ReactiveLargeValueTransfer.this.operations.writeRaw(this.temporary, EncodedValue.wrap(chunk), null);
+			try {
+				return ReactiveLargeValueTransfer.this.operations.writeRaw(this.temporary, EncodedValue.wrap(chunk), null);
+			}
+			finally {
+				synchronized (this) {
+					this.sending--;
+					if (this.abandoned && this.sending == 0) {
+						this.quiet.complete(null);
+					}
+				}
+			}
 		}
 
-		/** Sends no chunk from now on, releases the one being gathered, and deletes the temporary key. */
+		private synchronized void disown(ByteBuf chunk) {
+			if (this.owned.remove(chunk)) {
+				chunk.release();
+			}
+		}
+
+		/**
+		 * Sends no chunk from now on, releases those it still owns, and deletes the temporary key
+		 * once the sends under way are on the connection.
+		 */
 		Mono<Void> abandon() {
 			synchronized (this) {
 				this.abandoned = true;
-				if (this.gathering != null) {
-					this.gathering.release();
-					this.gathering = null;
+				this.owned.forEach(ByteBuf::release);
+				this.owned.clear();
+				this.gathering = null;
+				if (this.sending == 0) {
+					this.quiet.complete(null);
 				}
 			}
-			return delete(this.temporary);
+			return Mono.fromFuture(this.quiet, true).then(delete(this.temporary));
 		}
 
 	}

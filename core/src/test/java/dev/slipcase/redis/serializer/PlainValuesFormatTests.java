@@ -60,6 +60,8 @@ class PlainValuesFormatTests {
 		assertThat(read("NaN")).isEqualTo("NaN");
 		assertThat(read("grüße\tand\r\nlines")).isEqualTo("grüße\tand\r\nlines");
 		assertThat(read("  ")).isEqualTo("  ");
+		String digits = "1".repeat(65);
+		assertThat(read(digits)).as("longer than a number is read as").isEqualTo(digits);
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
+import io.lettuce.core.RedisCommandExecutionException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.core.type.TypeReference;
 
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
@@ -22,6 +24,7 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** Round trips through a real Redis with Spring Data's RedisTemplate and Lettuce. */
 @ExtendWith(RedisExtension.class)
@@ -183,6 +186,19 @@ class RedisTemplateRoundTripTests {
 		assertThat(template.opsForValue().get("order")).isEqualTo(TestValues.order(8));
 		assertThat(template.opsForValue().get("session")).isEqualTo(TestValues.session(8));
 		assertThat((String) redis.command("GET", "session")).startsWith("[\"session\",{");
+	}
+
+	@Test
+	void slipcasesTemplateNamesTheKeyInRedisFailuresKeepingTheirClassAndCause() {
+		SlipcaseSerializerFamily family = SlipcaseSerializerFamily.builder().allow("order", Order.class).build();
+		SlipcaseRedisTemplate<String, Object> template = SlipcaseRedisTemplate.create(connectionFactory, family);
+		redis.command("HSET", "a-hash", "field", "value");
+		assertThatExceptionOfType(RedisSystemException.class).isThrownBy(() -> template.opsForValue().get("a-hash"))
+			.withMessageStartingWith("key 'a-hash': ")
+			.withMessageContaining("WRONGTYPE")
+			.withCauseInstanceOf(RedisCommandExecutionException.class);
+		template.opsForValue().increment("count", 2);
+		assertThat(template.opsForValue().get("count")).isEqualTo(2L);
 	}
 
 }

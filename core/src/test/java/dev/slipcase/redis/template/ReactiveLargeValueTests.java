@@ -165,6 +165,49 @@ class ReactiveLargeValueTests {
 	}
 
 	@Test
+	void anOpenedDownloadsCopyLivesAMinuteUntilItsContentIsRead() throws Exception {
+		byte[] value = randomBytes(2 * CHUNK);
+		reactive.upload("big", buffers(value, CHUNK, DefaultDataBufferFactory.sharedInstance)).block(WAIT);
+		Download download = reactive.openDownload("big").block(WAIT);
+		String copy = copyOf("big");
+		assertThat((Long) redis.command("PTTL", copy)).isBetween(1L, 60_000L);
+		OneAtATime subscriber = new OneAtATime(1, true);
+		download.content().subscribe(subscriber);
+		waitUntil(() -> subscriber.held.size() == 1);
+		assertThat((Long) redis.command("PTTL", copy)).as("extended once read").isGreaterThan(60_000L);
+		subscriber.request(Long.MAX_VALUE);
+		DataBufferUtils.release(subscriber.held.remove(0));
+		waitUntil(() -> subscriber.completed);
+		assertThat(subscriber.bytes()).isEqualTo(value);
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		// a copy gone before its content is read fails the content, saying so
+		Download expired = reactive.openDownload("big").block(WAIT);
+		redis.command("DEL", copyOf("big"));
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> expired.content().blockLast(WAIT))
+			.withMessageContaining("expired before its content was read");
+	}
+
+	@Test
+	void anUploadWhoseAppendFailsMidwayReleasesEveryChunkItGatheredAndLeavesTheOldValue() throws Exception {
+		redis.command("SET", "big", "old");
+		NettyDataBufferFactory netty = new NettyDataBufferFactory(PooledByteBufAllocator.DEFAULT);
+		byte[] value = randomBytes(40 * CHUNK);
+		// after a few chunks someone turns the temporary key into a hash: the next APPEND fails
+		Flux<DataBuffer> source = buffers(value, 7_001, netty).index().map((indexed) -> {
+			if (indexed.getT1() == 40) {
+				String temporary = copyOf("big");
+				redis.command("DEL", temporary);
+				redis.command("HSET", temporary, "f", "v");
+			}
+			return indexed.getT2();
+		});
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> reactive.upload("big", source).block(WAIT))
+			.withMessageContaining("WRONGTYPE");
+		assertThat(redis.command("GET", "big")).isEqualTo("old");
+		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+	}
+
+	@Test
 	void aDownloadHoldsNoMoreThanItsWindowOfUnreleasedChunksWhateverTheSubscriberRequests() throws Exception {
 		int window = 3;
 		ReactiveValueTemplate<String> narrow = template.withTransferWindow(window).reactive();
@@ -371,6 +414,13 @@ class ReactiveLargeValueTests {
 			buffer.write(value, from, length);
 			return buffer;
 		});
+	}
+
+	/** The temporary key a transfer of {@code key} works in. */
+	private static String copyOf(String key) {
+		List<?> keys = (List<?>) redis.command("KEYS", "*" + key + "*:slipcase:tmp:*");
+		assertThat(keys).hasSize(1);
+		return (String) keys.get(0);
 	}
 
 	/** Every byte of a download, each chunk released as it comes, as a server writing it does. */

@@ -122,7 +122,7 @@ class FileStreamingTests extends ShopOverHttp {
 	}
 
 	@Test
-	void aDownloadAnswersWithItsLengthAMissingFileWithA404Problem() {
+	void aDownloadAnswersWithItsLengthAHeadWithItAloneAMissingFileWithA404Problem() {
 		byte[] file = randomBytes(3 * MEGABYTE + 7);
 		upload("small", file, 8 * 1024);
 		Flux<DataBuffer> body = this.http.get()
@@ -137,6 +137,18 @@ class FileStreamingTests extends ShopOverHttp {
 			.returnResult(DataBuffer.class)
 			.getResponseBody();
 		assertThat(bytes(body)).isEqualTo(file);
+		redis.command("CONFIG", "RESETSTAT");
+		this.http.head()
+			.uri("/files/small")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectHeader()
+			.contentLength(file.length)
+			.expectBody()
+			.isEmpty();
+		assertThat(redis.calls("getrange")).as("a HEAD reads no chunk").isZero();
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
 		this.http.get()
 			.uri("/files/none")
 			.exchange()

@@ -16,10 +16,12 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.core.io.buffer.DataBuffer;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -109,15 +111,20 @@ class ShopController {
 
 	/**
 	 * The file's bytes with their length, a 404 problem when there is none: both known from the
-	 * first round trip to Redis.
+	 * first round trip to Redis. A HEAD request gets the length alone: WebFlux would read the
+	 * body to discard it.
 	 */
 	@GetMapping("/files/{name}")
-	Mono<ResponseEntity<Flux<DataBuffer>>> download(@PathVariable String name) {
+	Mono<ResponseEntity<Flux<DataBuffer>>> download(@PathVariable String name, ServerHttpRequest request) {
 		return this.files.openDownload("file:" + name)
-			.map((download) -> ResponseEntity.ok()
-				.contentType(MediaType.APPLICATION_OCTET_STREAM)
-				.contentLength(download.length())
-				.body(download.content()))
+			.flatMap((download) -> {
+				ResponseEntity.BodyBuilder ok = ResponseEntity.ok()
+					.contentType(MediaType.APPLICATION_OCTET_STREAM)
+					.contentLength(download.length());
+				return HttpMethod.HEAD.equals(request.getMethod())
+						? download.discard().thenReturn(ok.body(Flux.<DataBuffer>empty()))
+						: Mono.just(ok.body(download.content()));
+			})
 			.switchIfEmpty(Mono.error(() -> new ErrorResponseException(HttpStatus.NOT_FOUND,
 					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_FOUND, "No file named '" + name + "'"), null)));
 	}
