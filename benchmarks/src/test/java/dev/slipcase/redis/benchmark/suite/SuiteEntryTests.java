@@ -12,7 +12,8 @@ class SuiteEntryTests {
 		for (SuiteEntry entry : SuiteEntries.all()) {
 			boolean endToEnd = entry.benchmarkClass().getSimpleName().equals("TemplateBenchmark")
 					|| entry.benchmarkClass().getSimpleName().equals("ReactiveTemplateBenchmark")
-					|| entry.benchmarkClass().getSimpleName().equals("NearCacheBenchmark");
+					|| entry.benchmarkClass().getSimpleName().equals("NearCacheBenchmark")
+					|| entry.benchmarkClass().getSimpleName().equals("ReactiveCacheBenchmark");
 			assertThat(entry.timing(Profile.QUICK)).as(entry.benchmarkClass().getSimpleName())
 				.isEqualTo(endToEnd ? Profile.END_TO_END : Profile.QUICK);
 			assertThat(entry.timing(Profile.FULL)).isEqualTo(Profile.FULL);
