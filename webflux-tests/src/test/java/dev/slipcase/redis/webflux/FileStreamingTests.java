@@ -71,36 +71,22 @@ class FileStreamingTests extends ShopOverHttp {
 
 	@Test
 	void aClientThatStopsReadingA64MegabyteDownloadHoldsTheServerToTheWindow() throws Exception {
-		byte[] file = randomBytes(64 * MEGABYTE);
-		upload("big", file, 64 * 1024);
-		long before = directMemory();
-		redis.command("CONFIG", "RESETSTAT");
-		pausedClients("big", 1);
-		// what the allocator holds beyond before: it reuses memory earlier transfers released, so
-		// this can read less than the chunks held, never more
-		long held = directMemory() - before;
-		long chunks = redis.calls("getrange");
+		Paused paused = pause(1, 64);
 		System.out.printf("one paused client of 64 MB: %.1f MB of direct memory held, %d GETRANGEs; window %.1f MB%n",
-				held / (double) MEGABYTE, chunks, window() / (double) MEGABYTE);
-		assertThat(held).isLessThanOrEqualTo(window());
+				paused.held() / (double) MEGABYTE, paused.chunks(), window() / (double) MEGABYTE);
+		assertThat(paused.held()).isLessThanOrEqualTo(window());
 		// the chunks read from Redis: the window, and what the kernel's socket buffers took
-		assertThat(chunks).isLessThanOrEqualTo(this.templates.transferWindow() + inTheKernel());
+		assertThat(paused.chunks()).isLessThanOrEqualTo(this.templates.transferWindow() + inTheKernel());
 	}
 
 	@Test
 	void aHundredClientsThatStopReadingHoldNoMoreThanAHundredWindows() throws Exception {
-		byte[] file = randomBytes(16 * MEGABYTE);
-		upload("big", file, 64 * 1024);
-		long before = directMemory();
-		redis.command("CONFIG", "RESETSTAT");
 		int clients = 100;
-		pausedClients("big", clients);
-		long held = directMemory() - before;
-		long chunks = redis.calls("getrange");
+		Paused paused = pause(clients, 16);
 		System.out.printf("%d paused clients of 16 MB: %.1f MB of direct memory held, %d GETRANGEs; %d windows %.1f MB%n",
-				clients, held / (double) MEGABYTE, chunks, clients, clients * window() / (double) MEGABYTE);
-		assertThat(held).isLessThanOrEqualTo(clients * window());
-		assertThat(chunks).isLessThanOrEqualTo(clients * (this.templates.transferWindow() + inTheKernel()));
+				clients, paused.held() / (double) MEGABYTE, paused.chunks(), clients, clients * window() / (double) MEGABYTE);
+		assertThat(paused.held()).isLessThanOrEqualTo(clients * window());
+		assertThat(paused.chunks()).isLessThanOrEqualTo(clients * (this.templates.transferWindow() + inTheKernel()));
 	}
 
 	@Test
@@ -174,6 +160,24 @@ class FileStreamingTests extends ShopOverHttp {
 			.expectBody(ProblemDetail.class)
 			.value((problem) -> assertThat(problem.getDetail()).isEqualTo("The file store failed"));
 		redis.command("DEL", "file:hash");
+	}
+
+	/**
+	 * Uploads a file of {@code megabytes}, lets {@code clients} clients pause its download, and
+	 * measures what the server then holds: the direct memory the templates' allocator holds beyond
+	 * before (it reuses memory earlier transfers released, so this can read less than the chunks
+	 * held, never more) and the chunks read from Redis.
+	 */
+	private Paused pause(int clients, int megabytes) throws Exception {
+		upload("big", randomBytes(megabytes * MEGABYTE), 64 * 1024);
+		long before = directMemory();
+		redis.command("CONFIG", "RESETSTAT");
+		pausedClients("big", clients);
+		return new Paused(directMemory() - before, redis.calls("getrange"));
+	}
+
+	/** What the server holds for paused downloads: direct memory, and chunks read from Redis. */
+	private record Paused(long held, long chunks) {
 	}
 
 	/**
