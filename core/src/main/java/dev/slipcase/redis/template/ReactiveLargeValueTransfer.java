@@ -2,7 +2,6 @@ package dev.slipcase.redis.template;
 
 import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -11,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
@@ -22,7 +20,6 @@ import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.FluxSink;
 import reactor.core.publisher.Mono;
 
 import org.springframework.core.io.buffer.DataBuffer;
@@ -136,12 +133,13 @@ final class ReactiveLargeValueTransfer {
 		// a token is emitted once a chunk's GETRANGE is sent, which it is when the window has room;
 		// each chunk is taken when the subscriber asks for it (ReactiveReplies sends on request:
 		// concatMap's next inner waits for demand), so neither wait runs under a command's timeout
-		return Flux.using(() -> new ReadAhead(temporary, length),
-				(ahead) -> Flux.<Chunk>create(ahead::start).concatMap((sent) -> chunk(key, temporary, sent, ahead), 1),
-				ReadAhead::close);
+		return Flux.using(() -> new DownloadReadAhead(this.operations, temporary, length, this.chunkSize, this.window),
+				(ahead) -> Flux.<DownloadReadAhead.Chunk>create(ahead::start)
+					.concatMap((sent) -> chunk(key, temporary, sent, ahead), 1),
+				DownloadReadAhead::close);
 	}
 
-	private Mono<DataBuffer> chunk(String key, String temporary, Chunk sent, ReadAhead ahead) {
+	private Mono<DataBuffer> chunk(String key, String temporary, DownloadReadAhead.Chunk sent, DownloadReadAhead ahead) {
 		return mono(() -> ahead.take(sent), "download", key)
 			.switchIfEmpty(Mono.error(() -> LargeValueKeys.changed(key, temporary)))
 			.handle((lease, sink) -> {
@@ -156,168 +154,6 @@ final class ReactiveLargeValueTransfer {
 					}
 				}
 			});
-	}
-
-	/** One chunk of a download: its range, and the reply its {@code GETRANGE} completes. */
-	private record Chunk(long from, long to, CompletableFuture<@Nullable ValueLease> reply) {
-	}
-
-	/**
-	 * The {@code GETRANGE}s of one download, sent ahead of the subscriber while the window has
-	 * room: a chunk counts from its sending until its buffer is released, so the download holds at
-	 * most {@code window} chunks whatever the subscriber requests, and the connection streams while
-	 * the subscriber works. Chunks are reserved in order under this object's lock; their commands
-	 * are sent, and the chunks emitted, outside it (Lettuce and the subscriber may call back in from
-	 * any thread), emitted by one thread at a time in the order reserved. Owns the leases of the
-	 * chunks not yet taken: {@link #close()} (the download ended, failed or was cancelled) cancels
-	 * them, and a lease that arrives after it is closed.
-	 */
-	private final class ReadAhead {
-
-		private final String temporary;
-
-		private final long length;
-
-		/** Reserved and not yet emitted. */
-		private final ArrayDeque<Chunk> unannounced = new ArrayDeque<>();
-
-		/** Reserved and not yet taken. */
-		private final ArrayDeque<Chunk> untaken = new ArrayDeque<>();
-
-		private final AtomicInteger emitting = new AtomicInteger();
-
-		/** Chunks reserved and not yet released: in flight, waiting to be taken, or in the subscriber's hands. */
-		private int held;
-
-		private @Nullable FluxSink<Chunk> chunks;
-
-		private long nextOffset;
-
-		private boolean completed;
-
-		private boolean closed;
-
-		ReadAhead(String temporary, long length) {
-			this.temporary = temporary;
-			this.length = length;
-		}
-
-		/** Sends the first window of chunks, emitting them to {@code chunks}. */
-		void start(FluxSink<Chunk> chunks) {
-			List<Chunk> reserved;
-			synchronized (this) {
-				this.chunks = chunks;
-				reserved = reserve();
-			}
-			send(reserved);
-		}
-
-		/** The chunk emitted as {@code sent}: the next one not yet taken. */
-		synchronized CompletableFuture<@Nullable ValueLease> take(Chunk sent) {
-			if (this.closed) {
-				return CompletableFuture.failedFuture(new CancellationException("The download was abandoned"));
-			}
-			if (this.untaken.peek() != sent) {
-				return CompletableFuture.failedFuture(new IllegalStateException("Chunk at " + sent.from()
-						+ " asked for out of order"));
-			}
-			return this.untaken.poll().reply();
-		}
-
-		/** A chunk's buffer was released: room for the next. */
-		void released() {
-			List<Chunk> reserved;
-			synchronized (this) {
-				this.held--;
-				reserved = reserve();
-			}
-			send(reserved);
-		}
-
-		/** Reserves chunks while the window has room; the caller sends them. */
-		private List<Chunk> reserve() {
-			if (this.chunks == null || this.closed) {
-				return List.of();
-			}
-			List<Chunk> reserved = new ArrayList<>(1);
-			while (this.held < ReactiveLargeValueTransfer.this.window && this.nextOffset < this.length) {
-				long from = this.nextOffset;
-				Chunk chunk = new Chunk(from, Math.min(from + ReactiveLargeValueTransfer.this.chunkSize, this.length),
-						new CompletableFuture<>());
-				this.nextOffset = from + ReactiveLargeValueTransfer.this.chunkSize;
-				this.held++;
-				this.untaken.add(chunk);
-				this.unannounced.add(chunk);
-				reserved.add(chunk);
-			}
-			return reserved;
-		}
-
-		/** Sends the reserved chunks' commands, then emits whatever is reserved, in order. */
-		private void send(List<Chunk> reserved) {
-			for (Chunk chunk : reserved) {
-				if (chunk.reply().isDone()) {
-					continue; // closed since
-				}
-				ReactiveLargeValueTransfer.this.operations
-					.leaseRange(this.temporary, chunk.from(), chunk.to() - 1)
-					.whenComplete((lease, failure) -> {
-						if (failure != null) {
-							chunk.reply().completeExceptionally(failure);
-						}
-						else if (!chunk.reply().complete(lease) && lease != null) {
-							lease.close();
-						}
-					});
-			}
-			emit();
-		}
-
-		/** Emits the chunks reserved and not yet emitted, and the end after the last: one thread at a time. */
-		private void emit() {
-			if (this.emitting.getAndIncrement() != 0) {
-				return;
-			}
-			do {
-				List<Chunk> ready;
-				boolean end;
-				FluxSink<Chunk> sink;
-				synchronized (this) {
-					ready = new ArrayList<>(this.unannounced);
-					this.unannounced.clear();
-					end = !this.completed && this.nextOffset >= this.length && this.chunks != null;
-					this.completed |= end;
-					sink = this.chunks;
-				}
-				if (sink != null) {
-					ready.forEach(sink::next);
-					if (end) {
-						sink.complete();
-					}
-				}
-			}
-			while (this.emitting.decrementAndGet() != 0);
-		}
-
-		/** Reserves nothing more; cancels the chunks not taken, closing leases that arrived. */
-		void close() {
-			List<Chunk> abandoned;
-			synchronized (this) {
-				this.closed = true;
-				abandoned = new ArrayList<>(this.untaken);
-				this.untaken.clear();
-				this.unannounced.clear();
-			}
-			for (Chunk chunk : abandoned) {
-				chunk.reply().cancel(false);
-				chunk.reply().thenAccept((lease) -> {
-					if (lease != null) {
-						lease.close();
-					}
-				});
-			}
-		}
-
 	}
 
 	Mono<Void> upload(String key, Publisher<? extends DataBuffer> content) {
