@@ -105,9 +105,13 @@ final class ReactiveLargeValueTransfer {
 		});
 	}
 
-	/** {@link #open} and its content at once: empty when there is no key. */
+	/**
+	 * {@link #open} and its content at once: empty when there is no key. A download cancelled as
+	 * it is handed on is discarded, deleting its copy.
+	 */
 	Flux<DataBuffer> download(String key) {
-		return open(key, LargeValueKeys.TEMPORARY_TTL).flatMapMany(Download::content);
+		return open(key, LargeValueKeys.TEMPORARY_TTL).flatMapMany(Download::content)
+			.doOnDiscard(Download.class, (download) -> download.discard().subscribe());
 	}
 
 	/**
