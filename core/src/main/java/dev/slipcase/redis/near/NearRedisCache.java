@@ -5,10 +5,12 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.Await;
 import dev.slipcase.redis.lettuce.KeyInvalidations;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.cache.support.NullValue;
@@ -130,7 +132,31 @@ public class NearRedisCache extends RedisCache {
 		}
 		Supplier<CompletableFuture<@Nullable Object>> fetch = () -> super.retrieve(key)
 			.thenApply((wrapper) -> (wrapper != null) ? held(storeValue(wrapper.get())) : null);
-		return this.near.getAsync(redisKey, fetch).thenApply((held) -> toValueWrapper(readable(held)));
+		return offEventLoopWhenMissed(
+				this.near.getAsync(redisKey, fetch).thenApply((held) -> toValueWrapper(readable(held))));
+	}
+
+	/**
+	 * {@code retrieved}, a miss completed off Netty's threads (its event loops): Spring's cache
+	 * aspect calls a missed method, and then {@link #put} (which waits for Redis' acknowledgement
+	 * on the tracking connection), on the thread that completes the miss, which would otherwise be
+	 * the event loop Redis' reply came in on: blocked there, it may be the very loop that the
+	 * acknowledgement must come in on.
+	 */
+	private static CompletableFuture<ValueWrapper> offEventLoopWhenMissed(CompletableFuture<ValueWrapper> retrieved) {
+		CompletableFuture<ValueWrapper> result = new CompletableFuture<>();
+		retrieved.whenComplete((found, failure) -> {
+			if (failure != null) {
+				result.completeExceptionally(failure);
+			}
+			else if (found == null && Thread.currentThread() instanceof FastThreadLocalThread) {
+				ForkJoinPool.commonPool().execute(() -> result.complete(null));
+			}
+			else {
+				result.complete(found);
+			}
+		});
+		return result;
 	}
 
 	@Override

@@ -1,7 +1,9 @@
 package dev.slipcase.redis.autoconfigure.cache;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
@@ -12,6 +14,7 @@ import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
+import io.netty.util.concurrent.FastThreadLocalThread;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -227,6 +230,35 @@ class NearCacheIntegrationTests {
 				assertThat(near.bypassed()).isGreaterThan(bypassed);
 				Wait.until(TIMEOUT, near::isTrusted);
 			});
+	}
+
+	@Test
+	void aMissRetrievedForAReactiveMethodCompletesOffNettysThreadsWhereItsPutMayWaitForRedis() {
+		ApplicationContextRunner runner = this.runner.withPropertyValues("slipcase.redis.cache.near.enabled=true",
+				"spring.cache.redis.key-prefix=near-miss:");
+		runner.run((context) -> {
+			NearCacheManager caches = (NearCacheManager) context.getBean(CacheManager.class);
+			NearCache tier = caches.nearTiers().get("orders");
+			awaitPutsOnTracking(caches, tier);
+			Cache orders = caches.getCache("orders");
+			// Spring's aspect calls the method and puts on the thread that completes the miss
+			AtomicReference<Thread> completedOn = new AtomicReference<>();
+			AtomicReference<Object> found = new AtomicReference<>("none");
+			for (long id = 1; id <= 20; id++) {
+				orders.retrieve(id).thenAccept((wrapper) -> {
+					completedOn.set(Thread.currentThread());
+					found.set(wrapper);
+				}).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+				assertThat(found.get()).isNull();
+				assertThat(completedOn.get()).as("the thread a miss completed on")
+					.isNotInstanceOf(FastThreadLocalThread.class);
+				// the put that follows, on that thread, waits for Redis and is held
+				orders.put(id, Order.sample(id, "put"));
+				assertThat(tier.peek("near-miss:orders::" + id)).isNotNull();
+			}
+			Cache.ValueWrapper hit = (Cache.ValueWrapper) orders.retrieve(1L).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+			assertThat(hit.get()).isEqualTo(Order.sample(1, "put"));
+		});
 	}
 
 	@Test
