@@ -1,12 +1,10 @@
 package dev.slipcase.redis.serializer;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
@@ -126,18 +124,13 @@ public final class PlainValuesFormat implements ValueFormat<Object> {
 
 	/** The value as UTF-8 text without control characters (tabs and line breaks aside). */
 	private String text(ByteBuf in) {
-		ByteBuffer bytes = in.nioBuffer(in.readerIndex(), in.readableBytes());
-		String text;
-		try {
-			text = StandardCharsets.UTF_8.newDecoder()
-				.onMalformedInput(CodingErrorAction.REPORT)
-				.onUnmappableCharacter(CodingErrorAction.REPORT)
-				.decode(bytes)
-				.toString();
+		int index = in.readerIndex();
+		int length = in.readableBytes();
+		// the check Utf8StringFormat makes: well-formed UTF-8, decoded without a copy of the bytes
+		if (!ByteBufUtil.isText(in, index, length, StandardCharsets.UTF_8)) {
+			throw FormatErrors.error(name(), "value is neither a tagged value nor UTF-8 text (" + length + " bytes)");
 		}
-		catch (CharacterCodingException ex) {
-			throw FormatErrors.error(name(), "value is neither a tagged value nor UTF-8 text", ex);
-		}
+		String text = in.toString(index, length, StandardCharsets.UTF_8);
 		for (int i = 0; i < text.length(); i++) {
 			char c = text.charAt(i);
 			if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) {
