@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
@@ -158,10 +159,16 @@ class ReactiveLargeValueTests {
 		discarded.discard().block(WAIT);
 		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
 		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> discarded.content().blockLast(WAIT));
-		// opened and cancelled before the download is handed on: the copy goes too
-		reactive.openDownload("big").subscribe().dispose();
-		Thread.sleep(100);
-		waitUntil(() -> ((Long) redis.command("DBSIZE")) == 1L);
+		// opened and cancelled before the download is handed on: the copy goes too. Writes are
+		// paused so that the copying script's reply, if it was written, cannot come before the cancellation
+		redis.command("CONFIG", "RESETSTAT");
+		redis.command("CLIENT", "PAUSE", "300", "WRITE");
+		AtomicBoolean handedOn = new AtomicBoolean();
+		reactive.openDownload("big").subscribe((opened) -> handedOn.set(true)).dispose();
+		waitUntil(() -> redis.calls("del") == 1);
+		assertThat(redis.calls("evalsha")).as("copies made, or none when cancelled before it was written").isLessThan(2);
+		assertThat(redis.command("DBSIZE")).as("temporary keys left").isEqualTo(1L);
+		assertThat(handedOn).isFalse();
 	}
 
 	@Test
