@@ -2,10 +2,10 @@ package dev.slipcase.redis.autoconfigure;
 
 import java.util.Locale;
 
-import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 import dev.slipcase.redis.serializer.jdk.SwitchOverPhase;
+import dev.slipcase.redis.springdata.SlipcaseRedisTemplate;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;

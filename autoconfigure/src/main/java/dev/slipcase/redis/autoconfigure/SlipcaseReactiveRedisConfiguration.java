@@ -1,7 +1,7 @@
 package dev.slipcase.redis.autoconfigure;
 
-import dev.slipcase.redis.serializer.SlipcaseReactiveRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.springdata.SlipcaseReactiveRedisTemplate;
 import reactor.core.publisher.Flux;
 
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -4,8 +4,8 @@ import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.CompressorLookup;
-import dev.slipcase.redis.serializer.SlipcaseRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.springdata.SlipcaseRedisTemplate;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 

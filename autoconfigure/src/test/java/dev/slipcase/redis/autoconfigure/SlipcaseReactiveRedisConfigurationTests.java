@@ -5,8 +5,8 @@ import java.time.Duration;
 
 import dev.slipcase.redis.autoconfigure.fixtures.Order;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
-import dev.slipcase.redis.serializer.SlipcaseReactiveRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
+import dev.slipcase.redis.springdata.SlipcaseReactiveRedisTemplate;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import org.junit.jupiter.api.BeforeEach;

@@ -5,8 +5,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.slipcase.redis.benchmark.Payload;
-import dev.slipcase.redis.serializer.SlipcaseReactiveRedisTemplate;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import dev.slipcase.redis.springdata.SlipcaseReactiveRedisTemplate;
 import dev.slipcase.redis.template.RedisFixture.Writes;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -11,6 +11,7 @@ import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.json.JsonSupport;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;

@@ -2,6 +2,8 @@ package dev.slipcase.redis.serializer;
 
 import java.util.Set;
 
+import dev.slipcase.redis.serializer.json.JsonSupport;
+import dev.slipcase.redis.serializer.json.SpringJsonCompatibility;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;

@@ -3,6 +3,7 @@ package dev.slipcase.redis.serializer;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.serializer.json.JsonSupport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import org.jspecify.annotations.Nullable;

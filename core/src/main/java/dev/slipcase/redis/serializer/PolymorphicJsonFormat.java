@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.slipcase.redis.serializer.json.JsonSupport;
+import dev.slipcase.redis.serializer.json.SpringJsonCompatibility;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonGenerator;

@@ -3,6 +3,7 @@ package dev.slipcase.redis.serializer;
 import java.io.IOException;
 import java.lang.reflect.Type;
 
+import dev.slipcase.redis.serializer.json.JsonSupport;
 import dev.slipcase.redis.serializer.protostuff.ValueSchema;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.ByteArrayInput;

@@ -3,6 +3,7 @@ package dev.slipcase.redis.serializer;
 import java.math.BigDecimal;
 
 import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.json.JsonSupport;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 

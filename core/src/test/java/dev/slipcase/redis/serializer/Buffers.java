@@ -13,12 +13,12 @@ import io.netty.buffer.Unpooled;
  * The kinds of {@link ByteBuf} a format must work on: heap and direct, pooled and not, array-backed
  * and not (a composite of two direct components), each with bytes before the readable region.
  */
-enum Buffers {
+public enum Buffers {
 
 	UNPOOLED_HEAP, POOLED_HEAP, POOLED_DIRECT, COMPOSITE_DIRECT;
 
 	/** A new buffer holding {@code bytes} as its readable bytes; the caller releases it. */
-	ByteBuf holding(byte[] bytes) {
+	public ByteBuf holding(byte[] bytes) {
 		ByteBuf buffer = empty();
 		buffer.writeBytes(new byte[] { 9, 9, 9 });
 		buffer.skipBytes(3);
@@ -27,7 +27,7 @@ enum Buffers {
 	}
 
 	/** A new, empty buffer; the caller releases it. */
-	ByteBuf empty() {
+	public ByteBuf empty() {
 		ByteBufAllocator pooled = PooledByteBufAllocator.DEFAULT;
 		return switch (this) {
 			case UNPOOLED_HEAP -> Unpooled.buffer(16);
@@ -42,7 +42,7 @@ enum Buffers {
 	}
 
 	/** Runs {@code action} on a buffer holding {@code bytes} and releases it. */
-	<R> R with(byte[] bytes, Function<ByteBuf, R> action) {
+	public <R> R with(byte[] bytes, Function<ByteBuf, R> action) {
 		ByteBuf buffer = holding(bytes);
 		try {
 			return action.apply(buffer);
@@ -53,7 +53,7 @@ enum Buffers {
 	}
 
 	/** Encodes {@code value} into a buffer of this kind and returns the bytes written. */
-	<T> byte[] encode(ValueFormat<T> format, T value) {
+	public <T> byte[] encode(ValueFormat<T> format, T value) {
 		ByteBuf buffer = empty();
 		try {
 			format.encode(value, buffer);
@@ -66,7 +66,7 @@ enum Buffers {
 		}
 	}
 
-	static List<Buffers> all() {
+	public static List<Buffers> all() {
 		return List.of(values());
 	}
 

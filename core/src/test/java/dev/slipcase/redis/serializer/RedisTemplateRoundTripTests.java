@@ -5,6 +5,7 @@ import java.util.List;
 
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.springdata.SlipcaseRedisTemplate;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
 import io.lettuce.core.RedisCommandExecutionException;

@@ -17,7 +17,7 @@ import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /** Records like an application's DTOs, with every feature the formats must round-trip. */
-final class TestValues {
+public final class TestValues {
 
 	private TestValues() {
 	}
@@ -77,7 +77,7 @@ final class TestValues {
 	}
 
 	/** A small record, as Spring Data's typed JSON wrote it. */
-	record Session(String user, Instant expiresAt, int flags) {
+	public record Session(String user, Instant expiresAt, int flags) {
 	}
 
 	static Order order(long id) {

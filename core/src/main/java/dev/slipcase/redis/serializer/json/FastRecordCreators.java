@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

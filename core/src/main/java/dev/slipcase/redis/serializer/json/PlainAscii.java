@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

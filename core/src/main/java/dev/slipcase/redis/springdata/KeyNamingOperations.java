@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.springdata;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;

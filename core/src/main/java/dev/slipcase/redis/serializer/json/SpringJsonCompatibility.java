@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.util.Set;
 
@@ -24,10 +24,10 @@ import tools.jackson.databind.jsontype.impl.DefaultTypeResolverBuilder;
  * types, subtypes in the declared type's own package, and classes the caller allows. Any other
  * class name in the payload is refused before the class is loaded. Thread-safe.
  */
-final class SpringJsonCompatibility {
+public final class SpringJsonCompatibility {
 
 	/** The property Spring Data writes type ids in. */
-	static final String TYPE_PROPERTY = "@class";
+	public static final String TYPE_PROPERTY = "@class";
 
 	private static final Set<String> JDK_VALUE_TYPES = Set.of("java.lang.String", "java.lang.Boolean",
 			"java.lang.Character", "java.lang.Byte", "java.lang.Short", "java.lang.Integer", "java.lang.Long",
@@ -46,7 +46,7 @@ final class SpringJsonCompatibility {
 	 * output: an object whose first property is {@code "@class"}, or a
 	 * {@code ["some.ClassName", [...] or {...}]} wrapper. Never changes {@code in}'s indexes.
 	 */
-	static boolean isSpringTyped(ByteBuf in) {
+	public static boolean isSpringTyped(ByteBuf in) {
 		int end = in.writerIndex();
 		int i = skipWhitespace(in, in.readerIndex(), end);
 		if (i >= end) {
@@ -86,7 +86,7 @@ final class SpringJsonCompatibility {
 	 * the validator allows.
 	 * @param allowedClassNames class names allowed in addition to the built-in rules
 	 */
-	static JsonMapper mapper(JsonMapper base, Set<String> allowedClassNames) {
+	public static JsonMapper mapper(JsonMapper base, Set<String> allowedClassNames) {
 		PolymorphicTypeValidator validator = new ClosedTypeValidator(allowedClassNames);
 		return base.rebuild()
 			.setDefaultTyping(new SpringStyleTyping(validator))
@@ -95,7 +95,7 @@ final class SpringJsonCompatibility {
 	}
 
 	/** Whether {@code className} is one of the JDK value or collection types always allowed. */
-	static boolean isJdkValueType(String className) {
+	public static boolean isJdkValueType(String className) {
 		return JDK_VALUE_TYPES.contains(className);
 	}
 

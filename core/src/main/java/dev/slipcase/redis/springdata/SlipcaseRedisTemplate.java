@@ -1,5 +1,7 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.springdata;
 
+import dev.slipcase.redis.serializer.KeyedSerializationException;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnectionFactory;

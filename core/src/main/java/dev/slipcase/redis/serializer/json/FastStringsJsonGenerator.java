@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -16,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  * Jackson plumbing shared by the JSON formats: the default mapper and reading/writing straight
  * from and to a {@link ByteBuf} of any kind without copying it.
  */
-final class JsonSupport {
+public final class JsonSupport {
 
 	/**
 	 * Jackson 3's defaults: records, {@code java.time} as ISO-8601 strings, {@code Optional} and
@@ -25,12 +25,12 @@ final class JsonSupport {
 	 * with less garbage, and {@link FastStringsJsonFactory}, which writes and reads plain ASCII
 	 * strings with a copy each.
 	 */
-	static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder(new FastStringsJsonFactory(new JsonFactory()))
+	public static final JsonMapper DEFAULT_MAPPER = JsonMapper.builder(new FastStringsJsonFactory(new JsonFactory()))
 		.addModule(FastInstants.module().setValueInstantiators(new FastRecordCreators()))
 		.build();
 
 	/** The largest value read from a heap copy of a direct buffer: 1 MiB. */
-	static final int MAX_HEAP_COPY = 1024 * 1024;
+	public static final int MAX_HEAP_COPY = 1024 * 1024;
 
 	private JsonSupport() {
 	}
@@ -43,7 +43,7 @@ final class JsonSupport {
 	 * copy the same bytes in chunks and read strings split across them a byte at a time. A larger
 	 * one is read as a stream, rather than held twice.
 	 */
-	static <T> T read(ObjectReader reader, ByteBuf in) {
+	public static <T> T read(ObjectReader reader, ByteBuf in) {
 		ByteBuf bytes = arrayBacked(in);
 		try {
 			T value = bytes.hasArray()
@@ -64,7 +64,7 @@ final class JsonSupport {
 	 * from its own allocator and released here, whatever {@code reading} returns or throws; a larger
 	 * one is read as a stream.
 	 */
-	static <T> T parse(JsonMapper mapper, ByteBuf in, Function<JsonParser, T> reading) {
+	public static <T> T parse(JsonMapper mapper, ByteBuf in, Function<JsonParser, T> reading) {
 		ByteBuf bytes = arrayBacked(in);
 		try (JsonParser parser = parser(mapper, bytes)) {
 			return reading.apply(parser);
@@ -106,7 +106,7 @@ final class JsonSupport {
 	 * A parser over all readable bytes of {@code in}, streaming them when it has no array behind it
 	 * (enough to look at a value's first tokens); the caller advances {@code in} afterwards.
 	 */
-	static JsonParser parser(JsonMapper mapper, ByteBuf in) {
+	public static JsonParser parser(JsonMapper mapper, ByteBuf in) {
 		if (in.hasArray()) {
 			return mapper.createParser(in.array(), in.arrayOffset() + in.readerIndex(), in.readableBytes());
 		}
@@ -114,7 +114,7 @@ final class JsonSupport {
 	}
 
 	/** An output stream appending to {@code out}; closing it never releases {@code out}. */
-	static OutputStream output(ByteBuf out) {
+	public static OutputStream output(ByteBuf out) {
 		return new ByteBufOutputStream(out);
 	}
 

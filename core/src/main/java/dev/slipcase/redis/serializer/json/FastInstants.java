@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.time.DateTimeException;
 import java.time.Instant;

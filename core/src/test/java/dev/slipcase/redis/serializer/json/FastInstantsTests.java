@@ -1,8 +1,11 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.time.Instant;
 import java.util.SplittableRandom;
 
+import dev.slipcase.redis.serializer.Buffers;
+import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.TestValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.ObjectReadContext;

@@ -1,0 +1,9 @@
+/**
+ * Jackson plumbing under the JSON formats: the default mapper, reading and writing straight from
+ * and to a {@code ByteBuf}, faster readers and writers for records, instants and ASCII strings,
+ * and reading what Spring Data's JSON serializers wrote.
+ */
+@NullMarked
+package dev.slipcase.redis.serializer.json;
+
+import org.jspecify.annotations.NullMarked;
