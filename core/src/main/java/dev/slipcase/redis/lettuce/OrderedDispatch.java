@@ -30,13 +30,13 @@ import org.jspecify.annotations.Nullable;
  * A command that the connection refuses completes with that failure. Holds no buffer: a command
  * owns and releases its own arguments however it ends. Stateless and thread-safe.
  */
-final class OrderedDispatch {
+public final class OrderedDispatch {
 
 	private OrderedDispatch() {
 	}
 
 	/** Dispatches {@code command} to {@code connection} after every dispatch that happened before this one. */
-	static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+	public static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
 		EventExecutor busy = busyCurrentLoop();
 		if (busy == null || CommandLoops.of(connection, command) != busy
 				|| !hop(busy, () -> dispatchNow(connection, command))) {

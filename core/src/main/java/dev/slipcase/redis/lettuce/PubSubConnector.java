@@ -9,7 +9,7 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 /**
  * Opens pub/sub connections to the one server a {@link Connector} connects to, each with a codec
  * of the caller's: what tracking needs on RESP2, where Redis sends invalidations as messages to a
- * pub/sub connection of their own ({@link KeyInvalidations}). The connectors
+ * pub/sub connection of their own (the near cache's tracking). The connectors
  * {@link Connectors#following} and {@link Connectors#of(io.lettuce.core.RedisClient, io.lettuce.core.RedisURI, RedisCodec)}
  * make are pub/sub connectors too. The caller owns each connection it opens and closes it.
  */

@@ -18,7 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
-import dev.slipcase.redis.lettuce.KeyInvalidations;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

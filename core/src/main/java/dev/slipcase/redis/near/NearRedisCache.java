@@ -9,7 +9,6 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.Await;
-import dev.slipcase.redis.lettuce.KeyInvalidations;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import org.jspecify.annotations.Nullable;
 

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.lettuce;
+package dev.slipcase.redis.near;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,33 +1,28 @@
-package dev.slipcase.redis.lettuce;
+package dev.slipcase.redis.near;
 
 import java.net.SocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.slipcase.redis.lettuce.Await;
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
+import dev.slipcase.redis.lettuce.Connectors;
+import dev.slipcase.redis.lettuce.PubSubConnector;
+import dev.slipcase.redis.lettuce.RedisFailures;
+import dev.slipcase.redis.lettuce.SentOnceCommand;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisConnectionStateListener;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.StatefulRedisConnectionImpl;
 import io.lettuce.core.TrackingArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.push.PushListener;
-import io.lettuce.core.api.push.PushMessage;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ProtocolVersion;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
@@ -37,49 +32,18 @@ import org.springframework.util.Assert;
 
 /**
  * Redis' own word that keys changed, for a tier that keeps copies of values: a connection of its
- * own to one server, with {@code CLIENT TRACKING ON BCAST} on key prefixes, whose RESP3
- * {@code invalidate} push messages name every key under those prefixes that any client changed
- * (written, deleted, expired or evicted), and carry no key at all when the database was flushed.
- * A client that speaks RESP2 has no push messages: tracking is then enabled with
- * {@code REDIRECT} to a second connection, a pub/sub one subscribed to
- * {@code __redis__:invalidate}, where the same reports arrive as messages. No command is sent on
- * that one once it subscribed (Lettuce cannot read a reply that arrives while it is in the middle
- * of a message): the heartbeat is a {@code PUBLISH} from the tracking connection to a channel of
- * the pair's own that the pub/sub connection also subscribed to, answered when it arrives there.
- * So it also proves that both reached the same server and that the tracking connection is alive
- * (Redis would close an idle one after its {@code timeout}), and a {@code PUBLISH} nobody
- * received closes the pair.
+ * own to one server with {@code CLIENT TRACKING ON BCAST NOLOOP} on key prefixes, reporting every
+ * key under them that any client wrote, deleted, expired or evicted, and every flush. Reports
+ * arrive as RESP3 pushes ({@link InvalidationPushes}) or, on RESP2, on a pub/sub connection that
+ * tracking redirects to ({@link InvalidationMessages}); {@link TrackingTrust} says whether they can
+ * be trusted right now; {@link TrackingWrites} makes the writes Redis does not report back here.
+ * Tracking is enabled again after every reconnect; on RESP2 a drop closes both connections for good
+ * ({@link #isClosed()}) and the owner opens another.
  * <p>
- * Tracking is registered with {@code NOLOOP}: a key written on the tracking connection itself
- * ({@link #write}) is reported to every other client tracking it, but not here; any other
- * connection's writes, this application's own included, are, except one followed by a write of
- * the same key here within the same turn of the server's event loop (Redis remembers only the last
- * writer of a key per turn), which that write replaced.
- * <p>
- * Tracking is <em>trusted</em> while the connection is up, Redis has acknowledged tracking on it,
- * and no heartbeat ({@code PING}, one {@code heartbeat} after the last answer) has been waiting
- * for its answer longer than {@code heartbeat}:
- * a {@code PONG} arrives after every invalidation Redis had sent before it on the same connection
- * (those of writes in the server's current event loop iteration follow within that iteration),
- * so while heartbeats come back in time, no change goes unreported for longer than about twice
- * the heartbeat. The {@link Listener} hears at once when tracking stops being trusted (the connection
- * dropped, or a heartbeat is late: the server is paused, or the client's event loop is starved),
- * and when it is trusted again. Redis forgets a client's tracking with its connection, so it is
- * enabled again on every reconnect. On RESP2, a connection that drops closes both for good
- * ({@link #isClosed()}): the pub/sub connection gets a new id on reconnect, which tracking would
- * have to be redirected to, and Lettuce subscribes it again before a {@code CLIENT ID} could ask;
- * the owner opens another.
- * <p>
- * Listeners are called on the connection's event loop (invalidations, flushes) and, for changes
- * of trust, also on the client's scheduler: they must not block, and may be called concurrently. Thread-safe. {@link #close()} closes the connection.
+ * Owns its connections and closes them in {@link #close()}; holds no buffer. The listener is called
+ * on the connection's event loop and the client's scheduler. Thread-safe.
  */
 public final class KeyInvalidations implements AutoCloseable {
-
-	/** How often per heartbeat interval it checks whether a heartbeat is due or late. */
-	private static final int TICKS_PER_HEARTBEAT = 4;
-
-	/** After how many heartbeats without an answer one is given up and another sent. */
-	private static final int ABANDON_AFTER_HEARTBEATS = 3;
 
 	/** The start of the name of each RESP2 pair's own heartbeat channel. */
 	private static final String HEARTBEAT_CHANNEL_PREFIX = "__slipcase__:near-heartbeat:";
@@ -122,37 +86,11 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	private final Listener listener;
 
-	private final long heartbeatNanos;
+	private final TrackingTrust trust;
+
+	private final TrackingWrites writes;
 
 	private final ConnectionEvents events = new ConnectionEvents();
-
-	/** Redis acknowledged tracking on the current connection, and it has not dropped since. */
-	private boolean enabled;
-
-	/** A heartbeat is outstanding for longer than the heartbeat interval. */
-	private boolean lagging;
-
-	private boolean closed;
-
-	/** What the listener was last told. */
-	private boolean trusted;
-
-	/** When the outstanding heartbeat was sent ({@code System.nanoTime()}), or {@code 0}: none is. */
-	private long heartbeatSentAt;
-
-	/**
-	 * When a write on the tracking connection was last given up with its outcome unknown
-	 * ({@code System.nanoTime()}; see {@link #writeOutcomeUnknown()}), or {@code 0}: never.
-	 */
-	private long writeGivenUpAt;
-
-	/** When the last heartbeat was answered or failed ({@code System.nanoTime()}). */
-	private long lastAnswerAt = System.nanoTime();
-
-	private @Nullable ScheduledFuture<?> heartbeats;
-
-	/** The outstanding heartbeat's answer, or {@code null}. */
-	private @Nullable CompletableFuture<?> heartbeat;
 
 	/** On RESP2: the pair's heartbeat channel, and the heartbeats published to it not yet arrived, by number. */
 	private final @Nullable String heartbeatChannel;
@@ -161,14 +99,8 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	private final AtomicLong heartbeatNumbers = new AtomicLong();
 
-	/** The {@link #write}s under way. */
-	private final AtomicInteger writing = new AtomicInteger();
-
-	/** {@link #closeWhenWritten()} was called: the last write under way closes the connections. */
-	private volatile boolean retiring;
-
 	/** The id of the pub/sub connection tracking redirects to, or {@code 0}: none (RESP3). */
-	private long redirectTo;
+	private volatile long redirectTo;
 
 	private KeyInvalidations(StatefulRedisConnection<String, String> connection,
 			StatefulRedisConnection<String, String> listening, List<String> prefixes, Listener listener,
@@ -178,7 +110,8 @@ public final class KeyInvalidations implements AutoCloseable {
 		this.heartbeatChannel = heartbeatChannel;
 		this.prefixes = List.copyOf(prefixes);
 		this.listener = listener;
-		this.heartbeatNanos = heartbeat.toNanos();
+		this.trust = new TrackingTrust(listener, heartbeat.toNanos(), this::sendHeartbeat);
+		this.writes = new TrackingWrites(connection, this::close);
 	}
 
 	/**
@@ -274,35 +207,21 @@ public final class KeyInvalidations implements AutoCloseable {
 		if (isRedirected()) {
 			StatefulRedisPubSubConnection<String, String> pubsub = (StatefulRedisPubSubConnection<String, String>) this.listening;
 			pubsub.addListener(this.events);
-			// CLIENT ID before SUBSCRIBE, the last command sent on it (see the class' javadoc)
+			// CLIENT ID before SUBSCRIBE, the last command sent on it (see sendHeartbeat)
 			enabled = pubsub.async().clientId().toCompletableFuture().thenCompose((id) -> {
-				synchronized (this) {
-					this.redirectTo = id;
-				}
+				this.redirectTo = id;
 				return pubsub.async().subscribe(InvalidationMessages.CHANNEL, this.heartbeatChannel).toCompletableFuture();
 			})
 				.thenCompose((subscribed) -> enableTracking())
 				// trusted once a heartbeat shows both connections reach the same server
-				.thenCompose((tracking) -> sendHeartbeat()
-					.orTimeout(ABANDON_AFTER_HEARTBEATS * this.heartbeatNanos, TimeUnit.NANOSECONDS)
+				.thenCompose((tracking) -> sendHeartbeat().orTimeout(this.trust.abandonAfterNanos(), TimeUnit.NANOSECONDS)
 					.thenApply((arrived) -> (Void) null));
 		}
 		else {
-			this.connection.addListener((PushListener) this::pushed);
+			this.connection.addListener(new InvalidationPushes(this.listener));
 			enabled = enableTracking();
 		}
-		return enabled.thenRun(() -> {
-			synchronized (this) {
-				this.enabled = true;
-				update();
-				if (!this.closed) {
-					long tick = this.heartbeatNanos / TICKS_PER_HEARTBEAT;
-					this.heartbeats = this.connection.getResources()
-						.eventExecutorGroup()
-						.scheduleAtFixedRate(this::heartbeat, tick, tick, TimeUnit.NANOSECONDS);
-				}
-			}
-		});
+		return enabled.thenRun(() -> this.trust.started(this.connection.getResources().eventExecutorGroup()));
 	}
 
 	private CompletableFuture<Void> enableTracking() {
@@ -311,10 +230,8 @@ public final class KeyInvalidations implements AutoCloseable {
 			.bcast()
 			.noloop()
 			.prefixes(this.prefixes.toArray(String[]::new));
-		synchronized (this) {
-			if (this.redirectTo != 0) {
-				tracking.redirect(this.redirectTo);
-			}
+		if (this.redirectTo != 0) {
+			tracking.redirect(this.redirectTo);
 		}
 		return this.connection.async().clientTracking(tracking).toCompletableFuture().thenAccept((reply) -> {
 			if (!"OK".equals(reply)) {
@@ -338,55 +255,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * command, which is then not written if it has not been yet.
 	 */
 	public CompletableFuture<Boolean> write(byte[] key, byte[] value, @Nullable Duration ttl) {
-		// counted before the checks, so that a retirement either sees it or is seen by it
-		this.writing.incrementAndGet();
-		if (this.retiring || !this.connection.isOpen()) {
-			written();
-			return CompletableFuture.completedFuture(false); // reconnecting, closing or closed: never sent
-		}
-		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
-		// on the command itself: the outcome below does not run once its caller cancelled it
-		command.whenComplete((reply, failure) -> written());
-		dispatch(this.connection, command);
-		CompletableFuture<Boolean> outcome = command.handle((reply, failure) -> {
-			if (failure == null) {
-				if (!"OK".equals(reply)) {
-					throw new IllegalStateException("SET answered " + reply);
-				}
-				return true;
-			}
-			Throwable cause = RedisFailures.unwrap(failure);
-			if (cause instanceof RedisCommandExecutionException || command.abandonIfUnsent()) {
-				return false; // refused by Redis, or never written (and now never will be): not applied
-			}
-			throw new CompletionException(cause);
-		});
-		outcome.whenComplete((applied, failure) -> {
-			if (failure instanceof CancellationException) {
-				command.cancel(false); // given up on: not written, if it was not yet
-			}
-		});
-		return outcome;
-	}
-
-	/** {@code PX} for {@code ttl}: at least 1, at most {@code Long.MAX_VALUE}; {@code 0}: no expiry. */
-	private static long expiryMillis(@Nullable Duration ttl) {
-		if (ttl == null || ttl.isNegative() || ttl.isZero()) {
-			return 0;
-		}
-		try {
-			return Math.max(1, ttl.toMillis());
-		}
-		catch (ArithmeticException ex) {
-			return Long.MAX_VALUE; // Redis refuses it, as it would the writer's
-		}
-	}
-
-	/** A {@link #write} completed: closes the connections when that was the last one a retirement waited for. */
-	private void written() {
-		if (this.writing.decrementAndGet() == 0 && this.retiring) {
-			close();
-		}
+		return this.writes.write(key, value, ttl);
 	}
 
 	/**
@@ -395,10 +264,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * writes should complete rather than be cancelled. No new write should be started on it.
 	 */
 	public void closeWhenWritten() {
-		this.retiring = true;
-		if (this.writing.get() == 0) {
-			close();
-		}
+		this.writes.closeWhenWritten();
 	}
 
 	/**
@@ -408,24 +274,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * the same connection, so Redis answers it only after it has run that write.
 	 */
 	public void writeOutcomeUnknown() {
-		synchronized (this) {
-			long now = System.nanoTime();
-			this.writeGivenUpAt = (now != 0) ? now : 1;
-			this.lagging = true;
-			update();
-			this.lastAnswerAt = now - this.heartbeatNanos; // the next tick sends a heartbeat, unless one is out
-		}
-	}
-
-	/**
-	 * Sends a binary command on the string connection (a command encodes its own arguments) in the
-	 * order of sends, as {@link ConnectionHolder} does: one the connection refuses completes with
-	 * that failure.
-	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void dispatch(StatefulRedisConnection<String, String> connection,
-			SentOnceCommand<byte[], byte[], ?> command) {
-		OrderedDispatch.dispatch((StatefulRedisConnection) connection, command);
+		this.trust.writeOutcomeUnknown();
 	}
 
 	/** The longest a {@link #write} should be waited for: the connection's command timeout. */
@@ -447,8 +296,8 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	/** Whether changes are reported right now: tracking is trusted. */
-	public synchronized boolean isTracking() {
-		return this.trusted;
+	public boolean isTracking() {
+		return this.trust.isTrusted();
 	}
 
 	/**
@@ -461,60 +310,11 @@ public final class KeyInvalidations implements AutoCloseable {
 	}
 
 	/**
-	 * Runs a few times per heartbeat: sends one when it is due, notices one that is late, and gives
-	 * up on one unanswered for {@value #ABANDON_AFTER_HEARTBEATS} heartbeats so that another is sent
-	 * (tracking stays untrusted until one is answered). Never throws: an exception would end the
-	 * schedule, and with it every later heartbeat.
-	 */
-	private void heartbeat() {
-		try {
-			beat();
-		}
-		catch (RuntimeException ex) {
-			answeredNow(ex);
-		}
-	}
-
-	private void beat() {
-		long now = System.nanoTime();
-		CompletableFuture<?> abandoned = null;
-		synchronized (this) {
-			if (this.closed) {
-				return;
-			}
-			if (this.heartbeatSentAt != 0) {
-				if (now - this.heartbeatSentAt > this.heartbeatNanos) {
-					this.lagging = true;
-					update();
-				}
-				if (now - this.heartbeatSentAt <= ABANDON_AFTER_HEARTBEATS * this.heartbeatNanos) {
-					return;
-				}
-				abandoned = this.heartbeat;
-				this.heartbeatSentAt = 0;
-			}
-			else if (now - this.lastAnswerAt < this.heartbeatNanos) {
-				return;
-			}
-			this.heartbeatSentAt = now;
-		}
-		if (abandoned != null) {
-			abandoned.cancel(false);
-		}
-		long sentAt = now;
-		CompletableFuture<?> answer = sendHeartbeat();
-		synchronized (this) {
-			if (this.heartbeatSentAt == sentAt) {
-				this.heartbeat = answer;
-			}
-		}
-		answer.whenComplete((pong, failure) -> answered(sentAt, failure));
-	}
-
-	/**
 	 * Sends a heartbeat: a {@code PING} (RESP3), or a {@code PUBLISH} to the pair's heartbeat
 	 * channel (RESP2), answered when it arrives on the pub/sub connection; one nobody received
-	 * closes the pair (the pub/sub connection is on another server, or lost its subscription).
+	 * closes the pair (the pub/sub connection is on another server, or lost its subscription). No
+	 * command is sent on the pub/sub connection once it subscribed: Lettuce cannot read a reply
+	 * that arrives in the middle of a message.
 	 */
 	private CompletableFuture<?> sendHeartbeat() {
 		if (this.heartbeatChannel == null) {
@@ -554,93 +354,15 @@ public final class KeyInvalidations implements AutoCloseable {
 
 	/** Tells the listener tracking is lost, and closes the connections for good. */
 	private void broken() {
-		synchronized (this) {
-			this.enabled = false;
-			update();
-		}
+		this.trust.enabled(false);
 		close();
-	}
-
-	/** A heartbeat that could not even be sent: as one that failed. */
-	private synchronized void answeredNow(RuntimeException failure) {
-		if (this.heartbeatSentAt != 0) {
-			answered(this.heartbeatSentAt, failure);
-		}
-	}
-
-	private synchronized void answered(long sentAt, @Nullable Throwable failure) {
-		if (this.heartbeatSentAt != sentAt) {
-			return;
-		}
-		this.heartbeatSentAt = 0;
-		this.lastAnswerAt = System.nanoTime();
-		// a PONG arrives after every invalidation sent before it; a failed PING (timed out, the
-		// connection dropped) says nothing of them: not trusted until a heartbeat is answered; nor
-		// does one sent before a write was given up say that the write has run
-		boolean sentAfterWriteGivenUp = this.writeGivenUpAt == 0 || sentAt - this.writeGivenUpAt > 0;
-		this.lagging = failure != null || !sentAfterWriteGivenUp;
-		if (failure == null && !sentAfterWriteGivenUp) {
-			this.lastAnswerAt -= this.heartbeatNanos; // the one that counts goes at the next tick
-		}
-		update();
-	}
-
-	/** Tells the listener when whether tracking is trusted changed. Called holding the lock. */
-	private void update() {
-		boolean now = this.enabled && !this.lagging && !this.closed;
-		if (now == this.trusted) {
-			return;
-		}
-		this.trusted = now;
-		if (now) {
-			this.listener.trackingTrusted();
-		}
-		else {
-			this.listener.trackingLost();
-		}
-	}
-
-	private void pushed(PushMessage message) {
-		if (!"invalidate".equals(message.getType())) {
-			return;
-		}
-		List<Object> content = message.getContent(KeyInvalidations::text);
-		Object keys = (content.size() > 1) ? content.get(1) : null;
-		if (keys == null) {
-			this.listener.flushed();
-			return;
-		}
-		List<String> changed = new ArrayList<>();
-		if (keys instanceof List<?> list) {
-			for (Object key : list) {
-				if (key != null) {
-					changed.add(key.toString());
-				}
-			}
-		}
-		if (!changed.isEmpty()) {
-			this.listener.invalidated(changed);
-		}
-	}
-
-	private static @Nullable Object text(@Nullable ByteBuffer bytes) {
-		return (bytes != null) ? StandardCharsets.UTF_8.decode(bytes).toString() : null;
 	}
 
 	/** Stops tracking and closes the connection; the listener hears nothing more. */
 	@Override
 	public void close() {
-		ScheduledFuture<?> scheduled;
-		synchronized (this) {
-			if (this.closed) {
-				return;
-			}
-			this.closed = true;
-			this.trusted = false;
-			scheduled = this.heartbeats;
-		}
-		if (scheduled != null) {
-			scheduled.cancel(false);
+		if (!this.trust.close()) {
+			return;
 		}
 		this.connection.closeAsync();
 		if (isRedirected()) {
@@ -657,43 +379,29 @@ public final class KeyInvalidations implements AutoCloseable {
 				return;
 			}
 			if (isRedirected()) {
-				broken(); // either drop ends the redirect for good (see the class' javadoc)
+				broken(); // either drop ends the redirect for good: the pub/sub connection comes back with a new id
 				return;
 			}
-			synchronized (KeyInvalidations.this) {
-				KeyInvalidations.this.enabled = false;
-				update();
-			}
+			KeyInvalidations.this.trust.enabled(false);
 		}
 
 		@Override
 		public void onRedisConnected(RedisChannelHandler<?, ?> connection, SocketAddress socketAddress) {
-			if (!isOurs(connection) || isRedirected()) {
-				return;
+			// the first connect is enabled by start(); a reconnect: Redis forgot the old connection's tracking
+			if (isOurs(connection) && !isRedirected() && KeyInvalidations.this.trust.needsEnabling()) {
+				reenable();
 			}
-			synchronized (KeyInvalidations.this) {
-				if (KeyInvalidations.this.closed || KeyInvalidations.this.enabled || KeyInvalidations.this.heartbeats == null) {
-					return; // the first connect, which start() enables
-				}
-			}
-			// a reconnect: Redis forgot the old connection's tracking
-			reenable();
 		}
 
 		/** Enables tracking on the reconnected connection, trying again every second until Redis accepts. */
 		private void reenable() {
 			enableTracking().whenComplete((ok, failure) -> {
 				if (failure == null) {
-					synchronized (KeyInvalidations.this) {
-						KeyInvalidations.this.enabled = true;
-						update();
-					}
+					KeyInvalidations.this.trust.enabled(true);
 					return;
 				}
-				synchronized (KeyInvalidations.this) {
-					if (KeyInvalidations.this.closed || !KeyInvalidations.this.connection.isOpen()) {
-						return; // closed, or dropped again: the next reconnect tries
-					}
+				if (KeyInvalidations.this.trust.isClosed() || !KeyInvalidations.this.connection.isOpen()) {
+					return; // closed, or dropped again: the next reconnect tries
 				}
 				KeyInvalidations.this.connection.getResources()
 					.eventExecutorGroup()

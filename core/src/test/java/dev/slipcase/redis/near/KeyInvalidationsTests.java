@@ -1,4 +1,4 @@
-package dev.slipcase.redis.lettuce;
+package dev.slipcase.redis.near;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,6 +11,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
+import dev.slipcase.redis.lettuce.ConnectionHolder;
+import dev.slipcase.redis.lettuce.Connectors;
+import dev.slipcase.redis.lettuce.PubSubConnector;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
