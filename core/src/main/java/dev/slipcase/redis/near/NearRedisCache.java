@@ -21,11 +21,8 @@ import org.springframework.data.redis.cache.RedisCache;
  * readers of a key) otherwise; writes, evictions and clears go to Redis and forget the local copy,
  * before and after, so that this instance reads its own writes; made with the tracking, a put
  * goes on its key's tracking connection instead and holds the value put (see
- * {@link #NearRedisCache(RedisCache, NearCache, NearCacheTracking)}). A value no reader can change
- * (strings, numbers, {@code java.time} values, records and {@code List.of} collections of them:
- * {@link ImmutableValues}) is held decoded and handed to every reader as it is; any other value
- * is held serialized and decoded for each read, so that a reader changing its copy changes nobody
- * else's.
+ * {@link #NearRedisCache(RedisCache, NearCache, NearCacheTracking)}). Values are held as
+ * {@link HeldValues} says.
  * <p>
  * Created from a {@code RedisCache} (its name, writer and configuration) by
  * {@link NearCacheManager}. Local copies are found by the Redis key the cache writes, so the key
@@ -37,6 +34,8 @@ public class NearRedisCache extends RedisCache {
 	private static final String PROBE = "near:probe:\u00e9";
 
 	private final NearCache near;
+
+	private final HeldValues<Object> values = new HeldValues<>(this::serializeCacheValue, this::deserializeCacheValue);
 
 	private final boolean utf8Keys;
 
@@ -88,7 +87,7 @@ public class NearRedisCache extends RedisCache {
 	@Override
 	protected @Nullable Object lookup(Object key) {
 		String redisKey = redisKey(key);
-		return (redisKey != null) ? readable(this.near.get(redisKey, () -> held(super.lookup(key))))
+		return (redisKey != null) ? this.values.readable(this.near.get(redisKey, () -> this.values.held(super.lookup(key))))
 				: super.lookup(key);
 	}
 
@@ -99,24 +98,9 @@ public class NearRedisCache extends RedisCache {
 		if (redisKey == null) {
 			return super.get(key, valueLoader);
 		}
-		Object stored = readable(this.near.get(redisKey, () -> held(storeValue(super.get(key, valueLoader)))));
+		Object stored = this.values
+			.readable(this.near.get(redisKey, () -> this.values.held(storeValue(super.get(key, valueLoader)))));
 		return (T) fromStoreValue(stored);
-	}
-
-	/**
-	 * What the near tier holds of a value read from Redis: the value itself when no reader can
-	 * change it ({@link ImmutableValues}), else its serialized form, which each read decodes into a
-	 * copy of its own.
-	 */
-	private @Nullable Object held(@Nullable Object storeValue) {
-		if (storeValue == null || ImmutableValues.isImmutable(storeValue)) {
-			return storeValue;
-		}
-		return new SerializedCopy(serializeCacheValue(storeValue));
-	}
-
-	private @Nullable Object readable(@Nullable Object held) {
-		return (held instanceof SerializedCopy copy) ? deserializeCacheValue(copy.bytes()) : held;
 	}
 
 	private @Nullable Object storeValue(@Nullable Object value) {
@@ -130,9 +114,9 @@ public class NearRedisCache extends RedisCache {
 			return super.retrieve(key);
 		}
 		Supplier<CompletableFuture<@Nullable Object>> fetch = () -> super.retrieve(key)
-			.thenApply((wrapper) -> (wrapper != null) ? held(storeValue(wrapper.get())) : null);
+			.thenApply((wrapper) -> (wrapper != null) ? this.values.held(storeValue(wrapper.get())) : null);
 		return offEventLoopWhenMissed(
-				this.near.getAsync(redisKey, fetch).thenApply((held) -> toValueWrapper(readable(held))));
+				this.near.getAsync(redisKey, fetch).thenApply((held) -> toValueWrapper(this.values.readable(held))));
 	}
 
 	/**
@@ -204,7 +188,7 @@ public class NearRedisCache extends RedisCache {
 			if (!applied) {
 				return false;
 			}
-			this.near.written(write, heldAsRead(value, binaryValue));
+			this.near.written(write, this.values.heldAsWritten(value, binaryValue));
 			held = true;
 			return true;
 		}
@@ -217,24 +201,6 @@ public class NearRedisCache extends RedisCache {
 			if (!held) {
 				this.near.forget(redisKey);
 			}
-		}
-	}
-
-	/**
-	 * What the near tier holds of a value put: what a read of its bytes from Redis would hold (a
-	 * value that may be shared is decoded from them, so that readers get what Redis would give
-	 * them, not the caller's object), or nothing.
-	 */
-	private @Nullable Object heldAsRead(Object value, byte[] binaryValue) {
-		if (!ImmutableValues.isImmutable(value)) {
-			return new SerializedCopy(binaryValue); // decoded for each read in any case
-		}
-		try {
-			Object decoded = deserializeCacheValue(binaryValue);
-			return (decoded == null || ImmutableValues.isImmutable(decoded)) ? decoded : new SerializedCopy(binaryValue);
-		}
-		catch (RuntimeException ex) {
-			return null; // a value its serializer cannot read back: held by no one, read from Redis
 		}
 	}
 
@@ -273,10 +239,6 @@ public class NearRedisCache extends RedisCache {
 		boolean invalidated = super.invalidate();
 		this.near.clear();
 		return invalidated;
-	}
-
-	/** A value the near tier holds serialized, because a reader could change the decoded one. */
-	private record SerializedCopy(byte[] bytes) {
 	}
 
 	private void writing(Object key, Runnable write) {

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
-import dev.slipcase.redis.near.ImmutableValues;
+import dev.slipcase.redis.near.HeldValues;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.netty.buffer.ByteBuf;
@@ -17,9 +17,8 @@ import org.jspecify.annotations.Nullable;
  * The near tier of a {@link ValueTemplate} view: reads of a key go through a {@link NearCache}
  * (served locally while Redis' invalidations are trusted, fetched once for concurrent readers
  * otherwise), and writes forget the keys they change, before they are sent and once they
- * completed, so that this instance reads its own writes. A value no reader can change
- * ({@link ImmutableValues}) is held as it is; any other is held encoded, in a {@code byte[]} on the
- * heap, and decoded for each read. Holds no pooled buffer. Thread-safe.
+ * completed, so that this instance reads its own writes. Values are held as {@link HeldValues}
+ * says, encoded with the view's format. Holds no pooled buffer. Thread-safe.
  *
  * @param <V> the type of values
  */
@@ -27,21 +26,22 @@ final class NearValues<V> {
 
 	private final NearCache cache;
 
-	private final ValueFormat<V> format;
+	private final HeldValues<V> values;
 
 	NearValues(NearCache cache, ValueFormat<V> format) {
 		this.cache = cache;
-		this.format = format;
+		this.values = new HeldValues<>((value) -> encode(format, value),
+				(bytes) -> format.decode(Unpooled.wrappedBuffer(bytes)));
 	}
 
 	/** The value of {@code key}: held, or read by {@code fetch} on the calling thread. */
 	@Nullable V get(String key, Supplier<@Nullable V> fetch) {
-		return readable(this.cache.get(key, () -> held(fetch.get())));
+		return this.values.readable(this.cache.get(key, () -> this.values.held(fetch.get())));
 	}
 
 	/** The value of {@code key}: held, or read by {@code fetch}. */
 	CompletableFuture<@Nullable V> getAsync(String key, Supplier<CompletableFuture<@Nullable V>> fetch) {
-		return this.cache.getAsync(key, () -> fetch.get().thenApply(this::held)).thenApply(this::readable);
+		return this.cache.getAsync(key, () -> fetch.get().thenApply(this.values::held)).thenApply(this.values::readable);
 	}
 
 	/** Forgets {@code key} now and once {@code write} completed: as {@link #writing(Collection, Supplier)}. */
@@ -83,30 +83,15 @@ final class NearValues<V> {
 		this.cache.forget(key);
 	}
 
-	private @Nullable Object held(@Nullable V value) {
-		if (value == null || ImmutableValues.isImmutable(value)) {
-			return value;
-		}
-		ByteBuf out = Unpooled.buffer(Math.max(16, this.format.estimateSize(value)));
+	private static <V> byte[] encode(ValueFormat<V> format, V value) {
+		ByteBuf out = Unpooled.buffer(Math.max(16, format.estimateSize(value)));
 		try {
-			this.format.encode(value, out);
-			return new EncodedCopy(ByteBufUtil.getBytes(out));
+			format.encode(value, out);
+			return ByteBufUtil.getBytes(out);
 		}
 		finally {
 			out.release();
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private @Nullable V readable(@Nullable Object held) {
-		if (held instanceof EncodedCopy copy) {
-			return this.format.decode(Unpooled.wrappedBuffer(copy.bytes()));
-		}
-		return (V) held;
-	}
-
-	/** A value held encoded, because a reader could change the decoded one. */
-	private record EncodedCopy(byte[] bytes) {
 	}
 
 }
