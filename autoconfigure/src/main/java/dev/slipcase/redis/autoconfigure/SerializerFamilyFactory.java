@@ -3,7 +3,6 @@ package dev.slipcase.redis.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
 import dev.slipcase.redis.serializer.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;

@@ -13,17 +13,17 @@ import org.springframework.util.ClassUtils;
  * Reads and checks {@code slipcase.redis.*} values the auto-configurations share, failing with a
  * {@link SlipcaseConfigurationException} that names the property.
  */
-final class Settings {
+public final class Settings {
 
-	static final String PROTOSTUFF_CLASS = "io.protostuff.runtime.RuntimeSchema";
+	public static final String PROTOSTUFF_CLASS = "io.protostuff.runtime.RuntimeSchema";
 
-	static final String FORY_CLASS = "org.apache.fory.Fory";
+	public static final String FORY_CLASS = "org.apache.fory.Fory";
 
 	private Settings() {
 	}
 
 	/** A compression setting's algorithm, or {@code null} for none ({@code "none"} or blank). */
-	static @Nullable String compressionOrNull(@Nullable String name) {
+	public static @Nullable String compressionOrNull(@Nullable String name) {
 		if (name == null) {
 			return null;
 		}
@@ -32,7 +32,7 @@ final class Settings {
 	}
 
 	/** Fails when {@code format} is Protostuff or Fory and its library is not on the class path. */
-	static void requireFormatLibrary(@Nullable FormatKind format, String property, ClassLoader classLoader) {
+	public static void requireFormatLibrary(@Nullable FormatKind format, String property, ClassLoader classLoader) {
 		if (format == FormatKind.PROTOSTUFF && !ClassUtils.isPresent(PROTOSTUFF_CLASS, classLoader)) {
 			throw new SlipcaseConfigurationException(property,
 					"The protostuff format is configured but io.protostuff:protostuff-runtime is not on the classpath",
@@ -50,7 +50,7 @@ final class Settings {
 	}
 
 	/** {@code bytes} as an {@code int}, or a failure naming {@code property}. */
-	static int toInt(long bytes, String property) {
+	public static int toInt(long bytes, String property) {
 		if (bytes < 0 || bytes > Integer.MAX_VALUE) {
 			throw new SlipcaseConfigurationException(property, "Size " + bytes + " bytes is out of range",
 					"Set " + property + " between 0 and 2GB.", null);
@@ -59,7 +59,7 @@ final class Settings {
 	}
 
 	/** The class loader application classes are loaded with. */
-	static ClassLoader classLoader(BeanFactory beanFactory) {
+	public static ClassLoader classLoader(BeanFactory beanFactory) {
 		if (beanFactory instanceof ConfigurableBeanFactory configurable && configurable.getBeanClassLoader() != null) {
 			return configurable.getBeanClassLoader();
 		}

@@ -34,14 +34,16 @@ import org.springframework.data.redis.core.RedisTemplate;
  * {@link SerializerFamilyFactory}), a {@code slipcaseRedisTemplate} (and, with Reactor, a
  * {@code slipcaseReactiveRedisTemplate}: {@link SlipcaseReactiveRedisConfiguration}), and, when
  * switched on, Slipcase serializers in Boot's own {@code redisTemplate}; it imports the compressors
- * ({@link SlipcaseCompressionConfiguration}) and Spring Cache support
- * ({@link SlipcaseCacheConfiguration}). Every bean backs off when the application defines its own.
+ * ({@link SlipcaseCompressionConfiguration}) and write coalescing
+ * ({@link SlipcaseWriteCoalescingConfiguration}). Spring Cache, Spring Session, the templates and
+ * the sharded template are auto-configured after it, each in its own package. Every bean backs off
+ * when the application defines its own.
  */
 @AutoConfiguration(after = { DataRedisAutoConfiguration.class, DataRedisReactiveAutoConfiguration.class })
 @ConditionalOnClass(RedisOperations.class)
 @EnableConfigurationProperties(SlipcaseRedisProperties.class)
-@Import({ SlipcaseCompressionConfiguration.class, SlipcaseCacheConfiguration.class, SlipcaseSessionConfiguration.class,
-		SlipcaseWriteCoalescingConfiguration.class, SlipcaseReactiveRedisConfiguration.class })
+@Import({ SlipcaseCompressionConfiguration.class, SlipcaseWriteCoalescingConfiguration.class,
+		SlipcaseReactiveRedisConfiguration.class })
 public final class SlipcaseRedisAutoConfiguration {
 
 	@Bean

@@ -414,43 +414,12 @@ public class SlipcaseRedisProperties {
 	}
 
 	/** Settings of the near tier of Spring caches. */
-	public static class Near {
-
-		/**
-		 * Whether caches have a near tier: decoded values held in the JVM, invalidated by Redis'
-		 * client tracking.
-		 */
-		private boolean enabled;
+	public static class Near extends NearTierProperties {
 
 		/**
 		 * Caches with a near tier; when empty, every cache, including those created on first use.
 		 */
 		private List<String> cacheNames = new ArrayList<>();
-
-		/**
-		 * Most entries each cache's near tier holds; least recently used beyond.
-		 */
-		private long maximumSize = 10_000;
-
-		/**
-		 * How long a near entry is held at most after it was stored; unlimited when not set (Redis'
-		 * invalidations keep it correct), and never longer than the cache's time to live.
-		 */
-		private @Nullable Duration maximumAge;
-
-		/**
-		 * How often the tracking connection is checked, and how late its answer may be before the
-		 * near tier is cleared and bypassed until it answers again.
-		 */
-		private Duration heartbeat = Duration.ofSeconds(1);
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
 
 		public List<String> getCacheNames() {
 			return this.cacheNames;
@@ -458,30 +427,6 @@ public class SlipcaseRedisProperties {
 
 		public void setCacheNames(List<String> cacheNames) {
 			this.cacheNames = cacheNames;
-		}
-
-		public long getMaximumSize() {
-			return this.maximumSize;
-		}
-
-		public void setMaximumSize(long maximumSize) {
-			this.maximumSize = maximumSize;
-		}
-
-		public @Nullable Duration getMaximumAge() {
-			return this.maximumAge;
-		}
-
-		public void setMaximumAge(@Nullable Duration maximumAge) {
-			this.maximumAge = maximumAge;
-		}
-
-		public Duration getHeartbeat() {
-			return this.heartbeat;
-		}
-
-		public void setHeartbeat(Duration heartbeat) {
-			this.heartbeat = heartbeat;
 		}
 
 	}

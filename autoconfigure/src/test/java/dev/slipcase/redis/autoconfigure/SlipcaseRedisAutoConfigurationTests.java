@@ -31,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -39,7 +38,6 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.cache.RedisCacheConfiguration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -554,30 +552,6 @@ class SlipcaseRedisAutoConfigurationTests {
 	void withoutProtostuffJsonStillWorks() {
 		this.runner.withClassLoader(new FilteredClassLoader("io.protostuff"))
 			.run((context) -> assertThat(context).hasSingleBean(SlipcaseSerializerFamily.class));
-	}
-
-	@Test
-	void withoutSpringCacheThereIsNoCacheCustomizer() {
-		this.runner.withClassLoader(new FilteredClassLoader(RedisCacheManagerBuilderCustomizer.class))
-			.run((context) -> assertThat(context).hasSingleBean(SlipcaseSerializerFamily.class)
-				.doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
-	}
-
-	@Test
-	void cacheCustomizerIsThereByDefault() {
-		this.runner.run((context) -> assertThat(context).hasBean("slipcaseCacheManagerBuilderCustomizer"));
-	}
-
-	@Test
-	void cacheCustomizerBacksOffFromAUserCacheConfiguration() {
-		this.runner.withBean(RedisCacheConfiguration.class, RedisCacheConfiguration::defaultCacheConfig)
-			.run((context) -> assertThat(context).doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
-	}
-
-	@Test
-	void cacheCustomizerIsOffWhenDisabled() {
-		this.runner.withPropertyValues("slipcase.redis.cache.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
 	}
 
 	static FailureAnalysis analyze(AssertableApplicationContext context) {

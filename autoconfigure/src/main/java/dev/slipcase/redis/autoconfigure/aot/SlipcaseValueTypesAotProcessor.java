@@ -5,8 +5,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
+import dev.slipcase.redis.autoconfigure.CachedMethods;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
-import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
 import dev.slipcase.redis.serializer.ValueTypeScanner;
 import org.jspecify.annotations.Nullable;
 

@@ -12,10 +12,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.slipcase.redis.autoconfigure.CachedMethods.CachedMethod;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
 import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
-import dev.slipcase.redis.autoconfigure.cache.CachedMethods.CachedMethod;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;

@@ -1,11 +1,11 @@
 package dev.slipcase.redis.autoconfigure.template;
 
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
+import dev.slipcase.redis.autoconfigure.NearTierProperties;
 import dev.slipcase.redis.template.UnacknowledgedWrites;
 import org.jspecify.annotations.Nullable;
 
@@ -105,13 +105,7 @@ public class SlipcaseValueTemplateProperties {
 	}
 
 	/** The near tier of the {@code slipcaseValueTemplate} bean's reads. */
-	public static class Near {
-
-		/**
-		 * Whether the slipcaseValueTemplate bean reads through a near tier: decoded values held in
-		 * the JVM, invalidated by Redis' client tracking on key-prefixes.
-		 */
-		private boolean enabled;
+	public static class Near extends NearTierProperties {
 
 		/**
 		 * Prefixes of the keys whose values the near tier may hold; Redis reports every change
@@ -119,60 +113,12 @@ public class SlipcaseValueTemplateProperties {
 		 */
 		private List<String> keyPrefixes = new ArrayList<>();
 
-		/**
-		 * Most entries the near tier holds; least recently used beyond.
-		 */
-		private long maximumSize = 10_000;
-
-		/**
-		 * How long a near entry is held at most after it was stored; unlimited when not set.
-		 */
-		private @Nullable Duration maximumAge;
-
-		/**
-		 * How often the tracking connection is checked, and how late its answer may be before the
-		 * near tier is cleared and bypassed until it answers again.
-		 */
-		private Duration heartbeat = Duration.ofSeconds(1);
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public void setEnabled(boolean enabled) {
-			this.enabled = enabled;
-		}
-
 		public List<String> getKeyPrefixes() {
 			return this.keyPrefixes;
 		}
 
 		public void setKeyPrefixes(List<String> keyPrefixes) {
 			this.keyPrefixes = keyPrefixes;
-		}
-
-		public long getMaximumSize() {
-			return this.maximumSize;
-		}
-
-		public void setMaximumSize(long maximumSize) {
-			this.maximumSize = maximumSize;
-		}
-
-		public @Nullable Duration getMaximumAge() {
-			return this.maximumAge;
-		}
-
-		public void setMaximumAge(@Nullable Duration maximumAge) {
-			this.maximumAge = maximumAge;
-		}
-
-		public Duration getHeartbeat() {
-			return this.heartbeat;
-		}
-
-		public void setHeartbeat(Duration heartbeat) {
-			this.heartbeat = heartbeat;
 		}
 
 	}

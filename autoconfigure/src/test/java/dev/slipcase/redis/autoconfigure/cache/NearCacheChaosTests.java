@@ -117,7 +117,7 @@ class NearCacheChaosTests {
 	private static ApplicationContextRunner runner() {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-					SlipcaseRedisAutoConfiguration.class))
+					SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 			.withUserConfiguration(ItemApp.class)
 			.withPropertyValues("spring.cache.type=redis", "spring.cache.redis.key-prefix=" + PREFIX,
 					"slipcase.redis.cache.near.enabled=true", "slipcase.redis.cache.near.heartbeat=250ms");

@@ -49,7 +49,7 @@ class NearCacheClusterFailoverTests {
 					cluster.endpoints().stream().map((endpoint) -> endpoint.host() + ":" + endpoint.port()).toList());
 			ApplicationContextRunner runner = new ApplicationContextRunner()
 				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-						SlipcaseRedisAutoConfiguration.class))
+						SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 				.withUserConfiguration(ItemApp.class)
 				// what a user sets for failover: adaptive and periodic topology refresh
 				.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes, "spring.data.redis.timeout=3s",

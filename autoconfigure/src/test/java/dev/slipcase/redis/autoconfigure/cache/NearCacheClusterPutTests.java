@@ -43,7 +43,7 @@ class NearCacheClusterPutTests {
 					cluster.endpoints().stream().map((endpoint) -> endpoint.host() + ":" + endpoint.port()).toList());
 			ApplicationContextRunner runner = new ApplicationContextRunner()
 				.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-						SlipcaseRedisAutoConfiguration.class))
+						SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 				.withUserConfiguration(CachingApp.class)
 				// a long heartbeat: the tracking does not look at the cluster again during the test
 				.withPropertyValues("spring.data.redis.cluster.nodes=" + nodes, "spring.cache.type=redis",

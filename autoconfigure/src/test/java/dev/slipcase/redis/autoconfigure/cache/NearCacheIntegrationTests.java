@@ -52,7 +52,7 @@ class NearCacheIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 		.withUserConfiguration(CachingApp.class)
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("spring.cache.type=redis");
@@ -60,7 +60,7 @@ class NearCacheIntegrationTests {
 	/** An application that declares no cache, with the near tier on: caches are made on first use. */
 	private final ApplicationContextRunner noDeclaredCache = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 		.withUserConfiguration(EmptyCachingApp.class)
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("spring.cache.type=redis", "slipcase.redis.cache.near.enabled=true");

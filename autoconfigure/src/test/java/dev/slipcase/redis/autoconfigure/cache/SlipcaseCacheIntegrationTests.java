@@ -45,7 +45,7 @@ class SlipcaseCacheIntegrationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 		.withUserConfiguration(CachingApp.class)
 		.withPropertyValues("spring.data.redis.host=" + redis.endpoint().host(),
 				"spring.data.redis.port=" + redis.endpoint().port(), "spring.cache.type=redis",

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheAutoConfiguration;
 import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint.NearCacheDescriptor;
 import dev.slipcase.redis.autoconfigure.endpoint.SlipcaseEndpoint.SlipcaseDescriptor;
 import dev.slipcase.redis.near.NearCache;
@@ -41,7 +42,8 @@ class NearCacheEndpointTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class, SlipcaseEndpointAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class,
+				SlipcaseCacheAutoConfiguration.class, SlipcaseEndpointAutoConfiguration.class))
 		.withUserConfiguration(CachingApp.class)
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("management.endpoints.web.exposure.include=slipcase", "spring.cache.type=redis",

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.slipcase.redis.autoconfigure.RedisProperties;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheAutoConfiguration;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.test.RedisServer;
@@ -44,7 +45,8 @@ class NearCacheMetersTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class, SlipcaseMetricsAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class,
+				SlipcaseCacheAutoConfiguration.class, SlipcaseMetricsAutoConfiguration.class))
 		.withUserConfiguration(CachingApp.class)
 		.withPropertyValues(RedisProperties.of(redis))
 		.withPropertyValues("spring.cache.type=redis", "spring.cache.cache-names=orders,others",

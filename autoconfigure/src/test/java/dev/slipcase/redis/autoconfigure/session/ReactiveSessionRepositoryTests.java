@@ -43,7 +43,8 @@ class ReactiveSessionRepositoryTests {
 	private final RedisServer redis = RedisServers.shared();
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class,
+				SlipcaseSessionAutoConfiguration.class))
 		.withPropertyValues(RedisProperties.of(this.redis));
 
 	@BeforeEach

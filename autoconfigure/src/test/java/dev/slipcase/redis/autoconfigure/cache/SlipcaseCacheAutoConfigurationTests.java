@@ -12,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
+import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.annotation.Cacheable;
 import org.springframework.cache.annotation.EnableCaching;
@@ -24,14 +26,48 @@ import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Boot's Redis cache manager as Slipcase configures it (no Redis needed: nothing is stored). */
-class SlipcaseCacheConfigurationTests {
+class SlipcaseCacheAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
-				SlipcaseRedisAutoConfiguration.class))
+				SlipcaseRedisAutoConfiguration.class, SlipcaseCacheAutoConfiguration.class))
 		.withUserConfiguration(Caching.class)
 		.withPropertyValues("spring.cache.type=redis", "spring.cache.cache-names=orders,catalogue",
 				"slipcase.redis.types.order.type=" + Order.class.getName());
+
+	@Test
+	void withoutSpringCacheThereIsNoCacheCustomizer() {
+		this.runner.withClassLoader(new FilteredClassLoader(RedisCacheManagerBuilderCustomizer.class))
+			.run((context) -> assertThat(context).hasSingleBean(SlipcaseSerializerFamily.class)
+				.doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
+
+	@Test
+	void cacheCustomizerIsThereByDefault() {
+		this.runner.run((context) -> assertThat(context).hasBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
+
+	@Test
+	void cacheCustomizerBacksOffFromAUserCacheConfiguration() {
+		this.runner.withBean(RedisCacheConfiguration.class, RedisCacheConfiguration::defaultCacheConfig)
+			.run((context) -> assertThat(context).doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
+
+	@Test
+	void cacheCustomizerIsOffWhenDisabled() {
+		this.runner.withPropertyValues("slipcase.redis.cache.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
+
+	@Test
+	void withoutTheSerializerFamilyThereIsNoCacheCustomizer() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseCacheAutoConfiguration.class))
+			.withUserConfiguration(Caching.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
 
 	@Test
 	void cacheValuesAreWrittenWithTheFamilysSerializer() {

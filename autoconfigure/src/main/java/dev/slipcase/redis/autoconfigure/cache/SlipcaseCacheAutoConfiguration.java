@@ -1,14 +1,16 @@
-package dev.slipcase.redis.autoconfigure;
+package dev.slipcase.redis.autoconfigure.cache;
 
-import dev.slipcase.redis.autoconfigure.cache.CacheValueSerializers;
-import dev.slipcase.redis.autoconfigure.cache.CachedMethods;
-import dev.slipcase.redis.autoconfigure.cache.NearCacheManagerPostProcessor;
-import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheConfigurationCustomizer;
-import dev.slipcase.redis.autoconfigure.cache.SlipcaseCacheManagerBuilderCustomizer;
+import dev.slipcase.redis.autoconfigure.CachedMethods;
+import dev.slipcase.redis.autoconfigure.Settings;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
+import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -23,14 +25,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Spring Cache values through Slipcase's serializers, when spring-boot-cache is present: a
- * customizer of Boot's Redis cache manager with each cache typed by its cached methods. Imported
- * by {@link SlipcaseRedisAutoConfiguration}. With {@code slipcase.redis.cache.near.enabled}, the
+ * customizer of Boot's Redis cache manager with each cache typed by its cached methods, after
+ * {@link SlipcaseRedisAutoConfiguration} made the serializer family. With {@code slipcase.redis.cache.near.enabled}, the
  * cache manager gets a near tier ({@link NearCacheManagerPostProcessor}).
  */
-@Configuration(proxyBeanMethods = false)
+@AutoConfiguration(after = SlipcaseRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisCacheManagerBuilderCustomizer.class)
+@ConditionalOnBean(SlipcaseSerializerFamily.class)
 @ConditionalOnBooleanProperty(name = "slipcase.redis.cache.enabled", matchIfMissing = true)
-final class SlipcaseCacheConfiguration {
+public final class SlipcaseCacheAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean({ RedisCacheConfiguration.class, SlipcaseCacheManagerBuilderCustomizer.class })

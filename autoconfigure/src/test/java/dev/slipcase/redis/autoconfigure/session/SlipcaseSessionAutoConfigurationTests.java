@@ -23,22 +23,32 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.data.redis.serializer.JdkSerializationRedisSerializer;
 import org.springframework.data.redis.serializer.RedisSerializer;
-import org.springframework.session.data.redis.RedisSessionRepository;
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.LockedException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.authority.AuthorityUtils;
 import org.springframework.security.core.context.SecurityContextImpl;
 import org.springframework.security.core.userdetails.User;
+import org.springframework.session.data.redis.RedisSessionRepository;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** When Slipcase serializes Spring Session's values, and how. */
 @ExtendWith(OutputCaptureExtension.class)
-class SlipcaseSessionConfigurationTests {
+class SlipcaseSessionAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class,
+				SlipcaseSessionAutoConfiguration.class));
+
+	@Test
+	void withoutTheSerializerFamilyThereIsNoSessionSerializer() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseSessionAutoConfiguration.class))
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("springSessionDefaultRedisSerializer"));
+	}
 
 	@Test
 	void springSessionsSerializerIsSlipcasesAndRoundTripsASecurityContext() {

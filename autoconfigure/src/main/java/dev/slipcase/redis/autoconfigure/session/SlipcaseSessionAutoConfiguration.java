@@ -1,11 +1,13 @@
-package dev.slipcase.redis.autoconfigure;
+package dev.slipcase.redis.autoconfigure.session;
 
 import java.util.Map;
 import java.util.function.BiFunction;
 
-import dev.slipcase.redis.autoconfigure.session.RewritingSessionRepository;
-import dev.slipcase.redis.autoconfigure.session.SessionFormats;
-import dev.slipcase.redis.autoconfigure.session.SessionValueSerializer;
+import dev.slipcase.redis.autoconfigure.Settings;
+import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
+import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
+import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
@@ -19,6 +21,8 @@ import reactor.core.publisher.Mono;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -40,12 +44,14 @@ import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
  * {@code springSessionDefaultRedisSerializer} Spring Session looks up by name (JSON with type
  * information by default, Spring Security's types through its Jackson modules; Fory with them
  * registered; or a format and compression of {@code slipcase.redis.session.*}), and repository customizers that treat a
- * session with an unreadable value as absent, for servlet and WebFlux sessions alike. Imported by {@link SlipcaseRedisAutoConfiguration}.
+ * session with an unreadable value as absent, for servlet and WebFlux sessions alike; after
+ * {@link SlipcaseRedisAutoConfiguration} made the serializer family.
  */
-@Configuration(proxyBeanMethods = false)
-@ConditionalOnClass(name = SlipcaseSessionConfiguration.REDIS_SESSION_REPOSITORY)
+@AutoConfiguration(after = SlipcaseRedisAutoConfiguration.class)
+@ConditionalOnClass(name = SlipcaseSessionAutoConfiguration.REDIS_SESSION_REPOSITORY)
+@ConditionalOnBean(SlipcaseSerializerFamily.class)
 @ConditionalOnBooleanProperty(name = "slipcase.redis.session.enabled", matchIfMissing = true)
-final class SlipcaseSessionConfiguration {
+public final class SlipcaseSessionAutoConfiguration {
 
 	static final String REDIS_SESSION_REPOSITORY = "org.springframework.session.data.redis.RedisSessionRepository";
 

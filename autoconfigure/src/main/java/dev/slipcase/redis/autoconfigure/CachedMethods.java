@@ -1,4 +1,4 @@
-package dev.slipcase.redis.autoconfigure.cache;
+package dev.slipcase.redis.autoconfigure;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Type;
