@@ -7,13 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
-import dev.slipcase.redis.buffer.BufferAllocators;
-import dev.slipcase.redis.metrics.SlipcaseObserver;
-import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.compression.Compressor;
-import dev.slipcase.redis.serializer.json.JsonSupport;
-import io.micrometer.observation.ObservationRegistry;
-import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
@@ -42,17 +36,7 @@ public final class FormatRouter {
 
 	private final Map<JavaType, Choice> genericRegistrations;
 
-	private final CompressorLookup compressors;
-
-	private final int maxDecompressedSize;
-
-	private final ByteBufAllocator allocator;
-
-	private final JsonMapper mapper;
-
-	private final SlipcaseObserver observer;
-
-	private final ObservationRegistry observations;
+	private final FormatSettings settings;
 
 	private FormatRouter(Builder builder) {
 		this.registrations = Map.copyOf(builder.registrations);
@@ -63,12 +47,7 @@ public final class FormatRouter {
 				compressors = compressors.with(routed);
 			}
 		}
-		this.compressors = compressors;
-		this.maxDecompressedSize = builder.maxDecompressedSize;
-		this.allocator = builder.allocator;
-		this.mapper = builder.mapper;
-		this.observer = builder.observer;
-		this.observations = builder.observations;
+		this.settings = builder.compressors(compressors).settings();
 	}
 
 	/** A builder of a router. */
@@ -79,7 +58,7 @@ public final class FormatRouter {
 	/** The format for values of {@code type}. */
 	public <T> SelfDescribingFormat<T> format(Class<T> type) {
 		Assert.notNull(type, "type must not be null");
-		return format(this.mapper.constructType(type), JsonFormat.of(this.mapper, type), type);
+		return format(this.settings.mapper().constructType(type), JsonFormat.of(this.settings.mapper(), type), type);
 	}
 
 	/**
@@ -88,8 +67,8 @@ public final class FormatRouter {
 	 */
 	public <T> SelfDescribingFormat<T> format(TypeReference<T> type) {
 		Assert.notNull(type, "type must not be null");
-		JavaType javaType = this.mapper.constructType(type);
-		return format(javaType, JsonFormat.of(this.mapper, type), type.getType());
+		JavaType javaType = this.settings.mapper().constructType(type);
+		return format(javaType, JsonFormat.of(this.settings.mapper(), type), type.getType());
 	}
 
 	/**
@@ -100,19 +79,20 @@ public final class FormatRouter {
 	@SuppressWarnings("unchecked")
 	public SelfDescribingFormat<Object> format(Type type) {
 		Assert.notNull(type, "type must not be null");
-		JavaType javaType = this.mapper.constructType(type);
-		return format(javaType, JsonFormat.of(this.mapper, javaType), type);
+		JavaType javaType = this.settings.mapper().constructType(type);
+		return format(javaType, JsonFormat.of(this.settings.mapper(), javaType), type);
 	}
 
 	/** A serializer for values of {@code type}. */
 	public <T> SlipcaseRedisSerializer<T> serializer(Class<T> type) {
-		return SlipcaseRedisSerializer.of(format(type), type, this.allocator);
+		return SlipcaseRedisSerializer.of(format(type), type, this.settings.allocator());
 	}
 
 	/** A serializer for values of the generic {@code type}. */
 	public <T> SlipcaseRedisSerializer<T> serializer(TypeReference<T> type) {
 		SelfDescribingFormat<T> format = format(type);
-		return SlipcaseRedisSerializer.of(format, this.mapper.constructType(type).getRawClass(), this.allocator);
+		return SlipcaseRedisSerializer.of(format, this.settings.mapper().constructType(type).getRawClass(),
+				this.settings.allocator());
 	}
 
 	/**
@@ -125,7 +105,7 @@ public final class FormatRouter {
 	 */
 	public ValueFormat<Object> format(TypeAllowlist allowlist) {
 		Assert.notNull(allowlist, "allowlist must not be null");
-		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.mapper, allowlist);
+		PolymorphicJsonFormat json = PolymorphicJsonFormat.of(this.settings.mapper(), allowlist);
 		PolymorphicProtostuffFormat protostuff = PolymorphicProtostuffFormat.of(allowlist);
 		// Fory names the registered class of each value itself: one format holds every type that chose it
 		List<Class<?>> foryTypes = new ArrayList<>();
@@ -160,7 +140,7 @@ public final class FormatRouter {
 
 	/** A serializer for values of any of the allowlisted types; see {@link #format(TypeAllowlist)}. */
 	public SlipcaseRedisSerializer<Object> serializer(TypeAllowlist allowlist) {
-		return SlipcaseRedisSerializer.of(format(allowlist), Object.class, this.allocator);
+		return SlipcaseRedisSerializer.of(format(allowlist), Object.class, this.settings.allocator());
 	}
 
 	/**
@@ -210,16 +190,16 @@ public final class FormatRouter {
 
 	private <T> SelfDescribingFormat.Builder<T> configure(SelfDescribingFormat.Builder<T> builder, Choice choice,
 			Class<?> raw) {
-		builder.compressors(this.compressors)
-			.maxDecompressedSize(this.maxDecompressedSize)
-			.allocator(this.allocator)
-			.observer(this.observer)
-			.observationRegistry(this.observations);
+		builder.compressors(this.settings.compressors())
+			.maxDecompressedSize(this.settings.maxDecompressedSize())
+			.allocator(this.settings.allocator())
+			.observer(this.settings.observer())
+			.observationRegistry(this.settings.observations());
 		if (choice.compression() != null) {
-			Compressor compressor = this.compressors.byName(choice.compression());
+			Compressor compressor = this.settings.compressors().byName(choice.compression());
 			if (compressor == null) {
 				throw new IllegalArgumentException("compressor '" + choice.compression() + "' chosen for "
-						+ raw.getName() + " is not registered; registered: " + this.compressors.names());
+						+ raw.getName() + " is not registered; registered: " + this.settings.compressors().names());
 			}
 			builder.compression(compressor, choice.minCompressSize());
 		}
@@ -256,25 +236,13 @@ public final class FormatRouter {
 	}
 
 	/** Builds a {@link FormatRouter}; not thread-safe. */
-	public static final class Builder {
+	public static final class Builder extends FormatSettings.Builder<Builder> {
 
 		private final Map<Class<?>, Choice> registrations = new LinkedHashMap<>();
 
 		private final Map<JavaType, Choice> genericRegistrations = new LinkedHashMap<>();
 
 		private final List<Compressor> routedCompressors = new ArrayList<>();
-
-		private CompressorLookup compressors = CompressorLookup.none();
-
-		private int maxDecompressedSize = SelfDescribingFormat.DEFAULT_MAX_DECOMPRESSED_SIZE;
-
-		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
-
-		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
-
-		private SlipcaseObserver observer = SlipcaseObservers.global();
-
-		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
 		private Builder() {
 		}
@@ -361,59 +329,7 @@ public final class FormatRouter {
 
 		/** The compressors values are written and read with, chosen by name. */
 		public Builder compressors(Compressor... compressors) {
-			this.compressors = CompressorLookup.of(compressors);
-			return this;
-		}
-
-		/** The compressors values are written and read with, chosen by name. */
-		public Builder compressors(CompressorLookup compressors) {
-			Assert.notNull(compressors, "compressors must not be null");
-			this.compressors = compressors;
-			return this;
-		}
-
-		/** The largest decompressed value accepted, in bytes. */
-		public Builder maxDecompressedSize(int maxDecompressedSize) {
-			if (maxDecompressedSize < 1) {
-				throw new IllegalArgumentException(
-						"maxDecompressedSize must be positive, was " + maxDecompressedSize);
-			}
-			this.maxDecompressedSize = maxDecompressedSize;
-			return this;
-		}
-
-		/** The allocator scratch buffers come from. */
-		public Builder allocator(ByteBufAllocator allocator) {
-			Assert.notNull(allocator, "allocator must not be null");
-			this.allocator = allocator;
-			return this;
-		}
-
-		/** The mapper JSON is written and read with. */
-		public Builder mapper(JsonMapper mapper) {
-			Assert.notNull(mapper, "mapper must not be null");
-			this.mapper = mapper;
-			return this;
-		}
-
-		/**
-		 * Where the formats and serializers this router makes report what they do;
-		 * {@link SlipcaseObservers#global()} by default.
-		 */
-		public Builder observer(SlipcaseObserver observer) {
-			Assert.notNull(observer, "observer must not be null");
-			this.observer = observer;
-			return this;
-		}
-
-		/**
-		 * Where the formats this router makes observe each compression
-		 * ({@code slipcase.redis.compression}); none by default.
-		 */
-		public Builder observationRegistry(ObservationRegistry observations) {
-			Assert.notNull(observations, "observations must not be null");
-			this.observations = observations;
-			return this;
+			return compressors(CompressorLookup.of(compressors));
 		}
 
 		/** The router. */

@@ -9,17 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
-import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
-import dev.slipcase.redis.serializer.json.JsonSupport;
-import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializationContext;
@@ -49,17 +44,7 @@ public final class SlipcaseSerializerFamily {
 
 	private final Choice defaultChoice;
 
-	private final CompressorLookup compressors;
-
-	private final int maxDecompressedSize;
-
-	private final ByteBufAllocator allocator;
-
-	private final JsonMapper mapper;
-
-	private final SlipcaseObserver observer;
-
-	private final ObservationRegistry observations;
+	private final FormatSettings settings;
 
 	private final FormatRouter router;
 
@@ -74,17 +59,12 @@ public final class SlipcaseSerializerFamily {
 		this.allowlist = allowlist.build();
 		this.routes = Map.copyOf(builder.routes);
 		this.defaultChoice = builder.defaultChoice;
-		this.compressors = builder.compressors;
-		this.maxDecompressedSize = builder.maxDecompressedSize;
-		this.allocator = builder.allocator;
-		this.mapper = builder.mapper;
-		this.observer = builder.observer;
-		this.observations = builder.observations;
+		this.settings = builder.settings();
 		this.router = router(null, null);
 		ValueFormat<Object> values = this.router.format(this.allowlist);
-		this.valueSerializer = SlipcaseRedisSerializer.of(values, Object.class, this.allocator);
+		this.valueSerializer = SlipcaseRedisSerializer.of(values, Object.class, this.settings.allocator());
 		this.templateValueSerializer = SlipcaseRedisSerializer.of(PlainValuesFormat.of(values), Object.class,
-				this.allocator)
+				this.settings.allocator())
 			.withEmptyValue("");
 	}
 
@@ -105,17 +85,17 @@ public final class SlipcaseSerializerFamily {
 
 	/** The compressors values are read with. */
 	public CompressorLookup compressors() {
-		return this.compressors;
+		return this.settings.compressors();
 	}
 
 	/** The allocator scratch buffers come from. */
 	public ByteBufAllocator allocator() {
-		return this.allocator;
+		return this.settings.allocator();
 	}
 
 	/** Where this family's formats, and the serializers and templates using them, report what they do. */
 	public SlipcaseObserver observer() {
-		return this.observer;
+		return this.settings.observer();
 	}
 
 	/** A serializer for values of {@code type}, as routed. */
@@ -212,7 +192,7 @@ public final class SlipcaseSerializerFamily {
 		Map<JavaType, Type> distinct = new LinkedHashMap<>();
 		for (Type type : types) {
 			Assert.notNull(type, "type must not be null");
-			distinct.putIfAbsent(this.mapper.constructType(type), type);
+			distinct.putIfAbsent(this.settings.mapper().constructType(type), type);
 		}
 		if (distinct.isEmpty() || distinct.keySet().stream().anyMatch((type) -> type.getRawClass() == Object.class)) {
 			return router(format, compression).format(this.allowlist);
@@ -302,13 +282,7 @@ public final class SlipcaseSerializerFamily {
 	}
 
 	private FormatRouter router(@Nullable FormatKind format, @Nullable String compression, List<Class<?>> types) {
-		FormatRouter.Builder builder = FormatRouter.builder()
-			.compressors(this.compressors)
-			.maxDecompressedSize(this.maxDecompressedSize)
-			.allocator(this.allocator)
-			.mapper(this.mapper)
-			.observer(this.observer)
-			.observationRegistry(this.observations);
+		FormatRouter.Builder builder = FormatRouter.builder().settings(this.settings);
 		FormatRouter base = (format == null && compression == null) ? null : this.router;
 		for (Class<?> type : types) {
 			Choice choice = (base != null) ? base.choiceFor(type) : baseChoice(type);
@@ -350,7 +324,7 @@ public final class SlipcaseSerializerFamily {
 	}
 
 	/** Builds a {@link SlipcaseSerializerFamily}; not thread-safe. */
-	public static final class Builder {
+	public static final class Builder extends FormatSettings.Builder<Builder> {
 
 		private final Map<String, Class<?>> classes = new LinkedHashMap<>();
 
@@ -359,18 +333,6 @@ public final class SlipcaseSerializerFamily {
 		private final Map<Class<?>, Choice> routes = new LinkedHashMap<>();
 
 		private Choice defaultChoice = new Choice(FormatKind.JSON, null, SelfDescribingFormat.DEFAULT_MIN_COMPRESS_SIZE);
-
-		private CompressorLookup compressors = CompressorLookup.none();
-
-		private int maxDecompressedSize = SelfDescribingFormat.DEFAULT_MAX_DECOMPRESSED_SIZE;
-
-		private ByteBufAllocator allocator = BufferAllocators.defaultAllocator();
-
-		private JsonMapper mapper = JsonSupport.DEFAULT_MAPPER;
-
-		private SlipcaseObserver observer = SlipcaseObservers.global();
-
-		private ObservationRegistry observations = ObservationRegistry.NOOP;
 
 		private Builder() {
 		}
@@ -448,60 +410,6 @@ public final class SlipcaseSerializerFamily {
 		public Builder defaultChoice(Choice choice) {
 			Assert.notNull(choice, "choice must not be null");
 			this.defaultChoice = choice;
-			return this;
-		}
-
-		/** The compressors values are written and read with. */
-		public Builder compressors(CompressorLookup compressors) {
-			Assert.notNull(compressors, "compressors must not be null");
-			this.compressors = compressors;
-			return this;
-		}
-
-		/** The largest decompressed value accepted, in bytes. */
-		public Builder maxDecompressedSize(int maxDecompressedSize) {
-			if (maxDecompressedSize < 1) {
-				throw new IllegalArgumentException("maxDecompressedSize must be positive, was " + maxDecompressedSize);
-			}
-			this.maxDecompressedSize = maxDecompressedSize;
-			return this;
-		}
-
-		/** The allocator scratch buffers come from. */
-		public Builder allocator(ByteBufAllocator allocator) {
-			Assert.notNull(allocator, "allocator must not be null");
-			this.allocator = allocator;
-			return this;
-		}
-
-		/**
-		 * The mapper JSON is written and read with; by default Slipcase's own: Jackson 3's
-		 * defaults, writing the same JSON with less CPU and garbage for instants, records and
-		 * plain ASCII strings.
-		 */
-		public Builder mapper(JsonMapper mapper) {
-			Assert.notNull(mapper, "mapper must not be null");
-			this.mapper = mapper;
-			return this;
-		}
-
-		/**
-		 * Where the family's formats, serializers and the templates built on them report what they
-		 * do (an application context's meters); {@link SlipcaseObservers#global()} by default.
-		 */
-		public Builder observer(SlipcaseObserver observer) {
-			Assert.notNull(observer, "observer must not be null");
-			this.observer = observer;
-			return this;
-		}
-
-		/**
-		 * Where the family's formats observe each compression ({@code slipcase.redis.compression});
-		 * none by default.
-		 */
-		public Builder observationRegistry(ObservationRegistry observations) {
-			Assert.notNull(observations, "observations must not be null");
-			this.observations = observations;
 			return this;
 		}
 
