@@ -12,8 +12,7 @@ import org.jspecify.annotations.Nullable;
  * A connection being opened, as a future, with the commands sent to it meanwhile held in the
  * order they were sent: once the connection is open they are dispatched in that order, before the
  * future completes and before any command sent later; if it cannot be opened each fails with the
- * cause. A plain future's dependents run in no promised order (in practice the last added first),
- * so commands that waited on one for the same connection went out in reverse.
+ * cause.
  * <p>
  * Holds the waiting commands until then; a command owns and releases its own arguments however
  * it ends. Thread-safe.

@@ -15,20 +15,14 @@ import io.netty.util.internal.ThreadExecutorMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Dispatches commands to a Lettuce connection so that they leave in the order in which their
- * dispatches happened, whichever threads made them. Lettuce hands a command to its Netty channel
- * on the caller's thread, and Netty writes a command handed over on the channel's own event loop
- * at once, but queues one handed over on any other thread as a task of that loop. A command
- * dispatched on the loop (a reactive chain that goes on from an earlier reply, say, as a chunked
- * upload does) therefore overtook the commands other threads had dispatched before it while their
- * write tasks were still queued: the chunks of one value were appended out of order. Here a
- * dispatch made on the very event loop that the command's channel is on (see
- * {@link CommandLoops}), while that loop has tasks queued, is queued behind them; any other
- * dispatch is made at once, as before, so that it joins the channel's queue in its turn (and a
- * blocking caller on some other executor never waits on a task queued behind itself).
+ * Dispatches commands to a Lettuce connection so that they leave in the order their dispatches
+ * happened, whichever threads made them. Netty writes at once what is handed over on the channel's
+ * own event loop, but queues what other threads hand over as tasks of that loop; so a dispatch
+ * made on that loop ({@link CommandLoops}) while it has tasks queued is queued behind them, and
+ * any other is made at once. A command the connection refuses completes with that failure.
  * <p>
- * A command that the connection refuses completes with that failure. Holds no buffer: a command
- * owns and releases its own arguments however it ends. Stateless and thread-safe.
+ * Holds no buffer: a command owns and releases its own arguments however it ends. Stateless and
+ * thread-safe.
  */
 public final class OrderedDispatch {
 

@@ -27,40 +27,15 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * A Netty {@link IoHandler} for NIO channels (the {@code NioSocketChannel} Lettuce opens where no
- * native transport is on the class path) whose selector is woken only while its event loop is
- * about to block in it. Netty 4.2's own {@code NioIoHandler} keeps a "woken up" flag that only a
- * blocking select clears, and wakes its selector again itself after every turn in which the flag
- * was set: while callers keep handing commands to a busy loop, each turn of the loop costs an
- * {@code eventfd} write, an {@code eventfd} read and one more {@code epoll_wait} that nobody asked
- * for. Here the loop marks itself as selecting just before it checks its task queue one last time
- * and blocks, and clears the mark as soon as the poll returns; a thread that hands the loop a task
- * wakes the selector only when it finds the mark set, and is the only one to do so. A busy loop
- * (running tasks or handling replies) is never woken: it finds the task when its turn ends.
- * <p>
- * Ready keys are handled inside the select call ({@link Selector#select(Consumer, long)}), so a
- * turn allocates no selected-key set or iterator; the mark is cleared before the first of them is
- * handled, since a caller whose reply is handled there hands the loop its next command at once.
- * <p>
- * Before it blocks, the loop may poll its selector without blocking for a while (the <em>busy
- * poll</em>, never past a scheduled task's time), looking for a ready channel or a task handed
- * over: a reply that arrives or a command that a caller sends within it is handled without the
- * loop going to sleep and being woken again (a context switch, and the caller's {@code eventfd}
- * write). While a caller waits for each reply, as a blocking one does, that hand-off is much of
- * what a command costs. The poll's window adapts, as Linux's KVM adapts a virtual CPU's halt
- * polling: it grows (from 10 µs, doubling) each time work woke the loop after the window but within
- * the longest poll (100 µs by default) of the poll's start, and drops to nothing once the loop has
- * been without work for longer than the longest poll. So a loop whose callers send their next command
- * soon after their reply polls long enough to catch it, an idle loop does not spin at all, and
- * one whose work comes further apart than the longest poll spins only after work that came soon
- * (a reply), for a window that the next long wait drops again. The poll spends up to its window of
- * one core each time the loop runs out of work; with {@link Duration#ZERO} as the longest poll the
- * loop always blocks at once, as Netty's does.
- * <p>
- * A key whose channel was closed meanwhile is skipped and its handle closed, as Netty does.
- * Unlike Netty's handler this one does not rebuild a
- * selector that keeps returning early (an old JDK bug on Linux, fixed long before Java 17) and
- * does not support moving a channel from one event loop to another.
+ * A Netty {@link IoHandler} for NIO channels whose selector is woken only while its event loop is
+ * about to block in it: the loop marks itself as selecting just before it checks its task queue a
+ * last time and blocks, and a thread that hands it a task wakes the selector only when it finds the
+ * mark set. Before it blocks, the loop may poll without blocking for an adaptive window (the
+ * <em>busy poll</em>: growing from 10 µs while work keeps coming soon after, dropping to nothing
+ * once the loop stays idle longer than the longest poll), so that a reply or a command arriving
+ * within it is handled without a sleep and a wake-up. Ready keys are handled inside the select
+ * call, so a turn allocates no selected-key set. Does not rebuild a selector or move channels
+ * between loops, as Netty's {@code NioIoHandler} does.
  * <p>
  * Owns its {@link Selector}: opened when the handler is made, closed by {@link #destroy()} after
  * {@link #prepareToDestroy()} has closed every channel still registered. Holds no buffers. Every
