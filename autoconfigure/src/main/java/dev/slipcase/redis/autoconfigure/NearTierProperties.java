@@ -18,13 +18,15 @@ public class NearTierProperties {
 	private boolean enabled;
 
 	/**
-	 * Most entries the near tier holds; least recently used beyond.
+	 * Most entries the near tier holds (each cache's tier, for caches); least recently used
+	 * beyond.
 	 */
 	private long maximumSize = 10_000;
 
 	/**
 	 * How long a near entry is held at most after it was stored; unlimited when not set (Redis'
-	 * invalidations keep it correct), and never longer than the entry's time to live in Redis.
+	 * invalidations keep it correct). A cache's tier holds no entry longer than the cache's time
+	 * to live.
 	 */
 	private @Nullable Duration maximumAge;
 

@@ -16,6 +16,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.cache.autoconfigure.RedisCacheManagerBuilderCustomizer;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cache.annotation.AnnotationCacheOperationSource;
 import org.springframework.cache.interceptor.CacheOperationSource;
 import org.springframework.context.annotation.Bean;
@@ -26,13 +27,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 /**
  * Spring Cache values through Slipcase's serializers, when spring-boot-cache is present: a
  * customizer of Boot's Redis cache manager with each cache typed by its cached methods, after
- * {@link SlipcaseRedisAutoConfiguration} made the serializer family. With {@code slipcase.redis.cache.near.enabled}, the
- * cache manager gets a near tier ({@link NearCacheManagerPostProcessor}).
+ * {@link SlipcaseRedisAutoConfiguration} made the serializer family. With
+ * {@code slipcase.redis.cache.near.enabled}, the cache manager gets a near tier
+ * ({@link NearCacheManagerPostProcessor}).
  */
 @AutoConfiguration(after = SlipcaseRedisAutoConfiguration.class)
 @ConditionalOnClass(RedisCacheManagerBuilderCustomizer.class)
-@ConditionalOnBean(SlipcaseSerializerFamily.class)
+@ConditionalOnBean({ SlipcaseSerializerFamily.class, SwitchOverSerializers.class })
 @ConditionalOnBooleanProperty(name = "slipcase.redis.cache.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SlipcaseRedisProperties.class)
 public final class SlipcaseCacheAutoConfiguration {
 
 	@Bean

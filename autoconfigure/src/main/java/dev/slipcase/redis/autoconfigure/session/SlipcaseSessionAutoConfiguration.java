@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -49,8 +50,9 @@ import static dev.slipcase.redis.autoconfigure.Settings.compressionOrNull;
  */
 @AutoConfiguration(after = SlipcaseRedisAutoConfiguration.class)
 @ConditionalOnClass(name = SlipcaseSessionAutoConfiguration.REDIS_SESSION_REPOSITORY)
-@ConditionalOnBean(SlipcaseSerializerFamily.class)
+@ConditionalOnBean({ SlipcaseSerializerFamily.class, SwitchOverSerializers.class })
 @ConditionalOnBooleanProperty(name = "slipcase.redis.session.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(SlipcaseRedisProperties.class)
 public final class SlipcaseSessionAutoConfiguration {
 
 	static final String REDIS_SESSION_REPOSITORY = "org.springframework.session.data.redis.RedisSessionRepository";

@@ -60,6 +60,18 @@ class SlipcaseCacheAutoConfigurationTests {
 	}
 
 	@Test
+	void aFamilyOfTheApplicationsOwnWithoutSlipcasesAutoConfigurationGivesNoCacheCustomizer() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,
+					SlipcaseCacheAutoConfiguration.class))
+			.withUserConfiguration(Caching.class)
+			.withBean(SlipcaseSerializerFamily.class,
+					() -> SlipcaseSerializerFamily.builder().allow("order", Order.class).build())
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("slipcaseCacheManagerBuilderCustomizer"));
+	}
+
+	@Test
 	void withoutTheSerializerFamilyThereIsNoCacheCustomizer() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, CacheAutoConfiguration.class,

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
 import dev.slipcase.redis.serializer.FormatHeader;
+import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import org.apache.fory.Fory;
 import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;
@@ -40,6 +41,17 @@ class SlipcaseSessionAutoConfigurationTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseRedisAutoConfiguration.class,
 				SlipcaseSessionAutoConfiguration.class));
+
+	@Test
+	void aFamilyOfTheApplicationsOwnWithoutSlipcasesAutoConfigurationGivesNoSessionSerializer() {
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, SlipcaseSessionAutoConfiguration.class))
+			.withBean(SlipcaseSerializerFamily.class,
+					() -> SlipcaseSerializerFamily.builder().allow("long", Long.class).build())
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean("springSessionDefaultRedisSerializer"));
+	}
 
 	@Test
 	void withoutTheSerializerFamilyThereIsNoSessionSerializer() {
