@@ -36,7 +36,9 @@ import org.springframework.util.Assert;
  * key under them that any client wrote, deleted, expired or evicted, and every flush. Reports
  * arrive as RESP3 pushes ({@link InvalidationPushes}) or, on RESP2, on a pub/sub connection that
  * tracking redirects to ({@link InvalidationMessages}); {@link TrackingTrust} says whether they can
- * be trusted right now; {@link TrackingWrites} makes the writes Redis does not report back here.
+ * be trusted right now; {@link TrackingWrites} makes the writes Redis does not report back here
+ * ({@code NOLOOP}). Redis remembers one writer of a key per turn of its event loop, so another
+ * client's write followed by one here in the same turn goes unreported here too.
  * Tracking is enabled again after every reconnect; on RESP2 a drop closes both connections for good
  * ({@link #isClosed()}) and the owner opens another.
  * <p>
