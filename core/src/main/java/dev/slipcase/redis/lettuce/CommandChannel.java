@@ -79,7 +79,7 @@ public final class CommandChannel<K, V> {
 	 * @return {@code command}, which completes when Redis replies
 	 */
 	public <T, C extends AsyncCommand<K, V, T>> C send(C command) {
-		return this.connections.send(this.database, command);
+		return this.connections.dispatcher(this.database).send(command);
 	}
 
 	/** A new, empty pipeline to this channel's database. */

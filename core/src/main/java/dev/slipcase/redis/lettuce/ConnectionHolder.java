@@ -11,17 +11,16 @@ import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.protocol.AsyncCommand;
-import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The connections of one template and its views: one shared, multiplexed connection per
- * database, opened on first use without blocking the caller (the open is a future that commands
- * chain on), and opened again on the next use when opening failed or the connection was closed for
- * good. A connection is closed for good when its client shut down, as stopping Spring's
- * {@code LettuceConnectionFactory} does; the {@link Connector} then opens the next one from the
- * factory's new client, so templates follow a connection factory across stop and start.
+ * database, opened on first use without blocking the caller, each behind the
+ * {@link OrderedDispatcher} that sends commands on it, and opened again on the next use when
+ * opening failed or the connection was closed for good. A connection is closed for good when its
+ * client shut down, as stopping Spring's {@code LettuceConnectionFactory} does; the
+ * {@link Connector} then opens the next one from the factory's new client, so templates follow a
+ * connection factory across stop and start.
  * <p>
  * A holder may instead {@link #borrowing borrow} one connection that its caller owns: that one is
  * used as it is, never replaced, and left open by {@link #close()}. Thread-safe.
@@ -52,7 +51,7 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 
 	private final boolean owned;
 
-	private final ConcurrentHashMap<Integer, CompletableFuture<StatefulConnection<K, V>>> open = new ConcurrentHashMap<>();
+	private final ConcurrentHashMap<Integer, OrderedDispatcher<K, V>> open = new ConcurrentHashMap<>();
 
 	private volatile boolean closed;
 
@@ -127,70 +126,44 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	 * @return a future that fails with {@code IllegalStateException} once this holder is closed
 	 */
 	public CompletableFuture<StatefulConnection<K, V>> get(int database) {
+		return this.closed ? CompletableFuture.failedFuture(closedFailure()) : dispatcher(database);
+	}
+
+	/**
+	 * The dispatcher of the connection to {@code database}, which sends commands on it in order, at
+	 * once or as soon as it is open; a connection that failed to open or was closed for good is
+	 * replaced by a new one first. Once this holder is closed, a dispatcher that fails every
+	 * command with {@code IllegalStateException}.
+	 */
+	public OrderedDispatcher<K, V> dispatcher(int database) {
 		if (this.closed) {
-			return CompletableFuture.failedFuture(new IllegalStateException("The template is closed"));
+			return OrderedDispatcher.failing(closedFailure());
 		}
-		CompletableFuture<StatefulConnection<K, V>> connection = this.open.get(database);
+		OrderedDispatcher<K, V> connection = this.open.get(database);
 		if (connection != null && (!this.owned || isUsable(connection))) {
 			return connection;
 		}
-		CompletableFuture<StatefulConnection<K, V>> opened = this.open.compute(database, (db, existing) -> {
+		OrderedDispatcher<K, V> opened = this.open.compute(database, (db, existing) -> {
 			if (existing != null && (!this.owned || isUsable(existing))) {
 				return existing;
 			}
 			if (existing != null && !existing.isCompletedExceptionally()) {
 				existing.join().closeAsync();
 			}
-			return new OpeningConnection<>(this.connector.connect(db));
+			return new OrderedDispatcher<>(this.connector.connect(db));
 		});
 		if (this.closed) {
 			// close() ran meanwhile: it set the flag before it took the connections, and this put the
 			// connection in before reading the flag, so either close() closes it or this does
 			this.open.remove(database, opened);
 			opened.thenCompose(StatefulConnection::closeAsync).exceptionally((ex) -> null);
-			return CompletableFuture.failedFuture(new IllegalStateException("The template is closed"));
+			return OrderedDispatcher.failing(closedFailure());
 		}
 		return opened;
 	}
 
-	/**
-	 * Writes {@code command} to the connection of {@code database} at once, or as soon as the
-	 * connection is open; a connection that cannot be opened fails the command.
-	 * @return {@code command}, which completes when Redis replies
-	 */
-	public <T, C extends AsyncCommand<K, V, T>> C send(int database, C command) {
-		CompletableFuture<StatefulConnection<K, V>> connection = get(database);
-		if (connection instanceof OpeningConnection<K, V> opening) {
-			opening.send(command);
-		}
-		else {
-			fail(connection, List.of(command));
-		}
-		return command;
-	}
-
-	/**
-	 * Writes {@code commands} to the connection of {@code database} in one write and one flush (on
-	 * a cluster, one per node), at once or as soon as the connection is open, after the commands
-	 * sent before them; a connection that cannot be opened fails every command.
-	 */
-	public void send(int database, List<? extends RedisCommand<K, V, ?>> commands) {
-		if (commands.isEmpty()) {
-			return;
-		}
-		CompletableFuture<StatefulConnection<K, V>> connection = get(database);
-		if (connection instanceof OpeningConnection<K, V> opening) {
-			opening.send(commands);
-		}
-		else {
-			fail(connection, commands);
-		}
-	}
-
-	/** Fails {@code commands} with the failure of {@code connection}, one that cannot be had (this holder is closed). */
-	private static void fail(CompletableFuture<?> connection, List<? extends RedisCommand<?, ?, ?>> commands) {
-		connection.whenComplete((opened, ex) -> commands.forEach((command) -> command.completeExceptionally(
-				(ex != null) ? RedisFailures.unwrap(ex) : new IllegalStateException("No connection"))));
+	private static IllegalStateException closedFailure() {
+		return new IllegalStateException("The template is closed");
 	}
 
 	/**

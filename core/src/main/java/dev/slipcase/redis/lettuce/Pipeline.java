@@ -92,7 +92,7 @@ public final class Pipeline<K, V> {
 	public void send() {
 		checkNotSent();
 		this.sent = true;
-		this.connections.send(this.database, List.copyOf(this.commands));
+		this.connections.dispatcher(this.database).send(List.copyOf(this.commands));
 	}
 
 	private void checkNotSent() {
@@ -163,7 +163,7 @@ public final class Pipeline<K, V> {
 			this.call.attempt(next);
 			follow(next, evaluate, tryAgains);
 			if (!next.isDone()) {
-				Pipeline.this.connections.send(Pipeline.this.database, next);
+				Pipeline.this.connections.dispatcher(Pipeline.this.database).send(next);
 			}
 		}
 

@@ -86,7 +86,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
 				return;
 			}
-			OrderedDispatch.dispatch(connection, block, connection);
+			OrderedDispatcher.sendTogether(connection, block, connection);
 		});
 		return result;
 	}

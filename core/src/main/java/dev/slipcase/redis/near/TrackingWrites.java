@@ -7,7 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slipcase.redis.lettuce.BinaryCommands;
-import dev.slipcase.redis.lettuce.OrderedDispatch;
+import dev.slipcase.redis.lettuce.OrderedDispatcher;
 import dev.slipcase.redis.lettuce.RedisFailures;
 import dev.slipcase.redis.lettuce.SentOnceCommand;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -23,6 +23,9 @@ final class TrackingWrites {
 
 	private final StatefulRedisConnection<String, String> connection;
 
+	/** Sends the writes' binary commands on the string connection: a command encodes its own arguments. */
+	private final OrderedDispatcher<byte[], byte[]> dispatcher;
+
 	/** Closes the tracking once the last write a retirement waits for completed. */
 	private final Runnable close;
 
@@ -34,6 +37,7 @@ final class TrackingWrites {
 
 	TrackingWrites(StatefulRedisConnection<String, String> connection, Runnable close) {
 		this.connection = connection;
+		this.dispatcher = binary(connection);
 		this.close = close;
 	}
 
@@ -48,7 +52,7 @@ final class TrackingWrites {
 		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
 		// on the command itself: the outcome below does not run once its caller cancelled it
 		command.whenComplete((reply, failure) -> written());
-		dispatch(this.connection, command);
+		this.dispatcher.send(command);
 		CompletableFuture<Boolean> outcome = command.handle((reply, failure) -> {
 			if (failure == null) {
 				if (!"OK".equals(reply)) {
@@ -98,14 +102,9 @@ final class TrackingWrites {
 		}
 	}
 
-	/**
-	 * Sends a binary command on the string connection (a command encodes its own arguments) in the
-	 * order of sends; one the connection refuses completes with that failure.
-	 */
 	@SuppressWarnings({ "unchecked", "rawtypes" })
-	private static void dispatch(StatefulRedisConnection<String, String> connection,
-			SentOnceCommand<byte[], byte[], ?> command) {
-		OrderedDispatch.dispatch((StatefulRedisConnection) connection, command);
+	private static OrderedDispatcher<byte[], byte[]> binary(StatefulRedisConnection<String, String> connection) {
+		return OrderedDispatcher.of((StatefulRedisConnection) connection);
 	}
 
 }

@@ -123,7 +123,7 @@ class CommandOrderTests {
 				try {
 					other.execute(() -> {
 					}); // a task of its own queued behind this one
-					first.complete(holder.send(0, append("1")));
+					first.complete(holder.dispatcher(0).send(append("1")));
 					assertThat(release.await(10, TimeUnit.SECONDS)).isTrue();
 				}
 				catch (Throwable ex) {
@@ -131,7 +131,7 @@ class CommandOrderTests {
 				}
 			});
 			AsyncCommand<byte[], byte[], Long> sentFirst = first.get(10, TimeUnit.SECONDS);
-			AsyncCommand<byte[], byte[], Long> second = holder.send(0, append("2"));
+			AsyncCommand<byte[], byte[], Long> second = holder.dispatcher(0).send(append("2"));
 			second.get(10, TimeUnit.SECONDS);
 			release.countDown();
 			sentFirst.get(10, TimeUnit.SECONDS);
@@ -155,13 +155,13 @@ class CommandOrderTests {
 		channel.eventLoop().execute(() -> {
 			try {
 				assertThat(firstSent.await(10, TimeUnit.SECONDS)).isTrue();
-				second.complete(holder.send(0, append("2")));
+				second.complete(holder.dispatcher(0).send(append("2")));
 			}
 			catch (Throwable ex) {
 				second.completeExceptionally(ex);
 			}
 		});
-		AsyncCommand<byte[], byte[], Long> first = holder.send(0, append("1"));
+		AsyncCommand<byte[], byte[], Long> first = holder.dispatcher(0).send(append("1"));
 		firstSent.countDown();
 		first.get(10, TimeUnit.SECONDS);
 		second.get(10, TimeUnit.SECONDS).get(10, TimeUnit.SECONDS);
@@ -181,13 +181,13 @@ class CommandOrderTests {
 					// some in one write of their own, as a pipeline sends them
 					AsyncCommand<byte[], byte[], Long> one = append(text);
 					AsyncCommand<byte[], byte[], Long> two = append(text);
-					holder.send(0, List.of(one, two));
+					holder.dispatcher(0).send(List.of(one, two));
 					sent.add(one);
 					sent.add(two);
 					expected.append(text).append(text);
 				}
 				else {
-					sent.add(holder.send(0, append(text)));
+					sent.add(holder.dispatcher(0).send(append(text)));
 					expected.append(text);
 				}
 			}
@@ -196,7 +196,7 @@ class CommandOrderTests {
 			CompletableFuture.allOf(sent.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
 			assertThat(redis.command("GET", KEY_NAME)).isEqualTo(expected.toString());
 			// and one sent once it is open goes after them
-			holder.send(0, append("!")).get(10, TimeUnit.SECONDS);
+			holder.dispatcher(0).send(append("!")).get(10, TimeUnit.SECONDS);
 			assertThat(redis.command("GET", KEY_NAME)).isEqualTo(expected + "!");
 		}
 	}
@@ -206,9 +206,9 @@ class CommandOrderTests {
 		IllegalStateException refused = new IllegalStateException("refused");
 		CompletableFuture<StatefulConnection<byte[], byte[]>> opening = new CompletableFuture<>();
 		try (ConnectionHolder<byte[], byte[]> holder = holder((database) -> opening)) {
-			AsyncCommand<byte[], byte[], Long> one = holder.send(0, append("1"));
+			AsyncCommand<byte[], byte[], Long> one = holder.dispatcher(0).send(append("1"));
 			AsyncCommand<byte[], byte[], Long> two = append("2");
-			holder.send(0, List.of(two));
+			holder.dispatcher(0).send(List.of(two));
 			opening.completeExceptionally(refused);
 			assertThat(List.of(one, two)).allSatisfy((command) -> assertThat(command)
 				.failsWithin(Duration.ofSeconds(10))

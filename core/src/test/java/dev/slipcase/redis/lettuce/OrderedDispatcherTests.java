@@ -26,17 +26,17 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link OpeningConnection} where no connection opens, so no server is needed: the
+ * Tests for {@link OrderedDispatcher} where no connection opens, so no server is needed: the
  * order in which commands reach an open connection is tested against a real server in
  * {@link CommandOrderTests}.
  */
-class OpeningConnectionTests {
+class OrderedDispatcherTests {
 
 	@Test
 	void commandsSentBeforeAndAfterTheOpenFailedFailWithItsCause() {
 		IllegalStateException refused = new IllegalStateException("refused");
 		CompletableFuture<StatefulConnection<String, String>> opening = new CompletableFuture<>();
-		OpeningConnection<String, String> connection = new OpeningConnection<>(opening);
+		OrderedDispatcher<String, String> connection = new OrderedDispatcher<>(opening);
 		AsyncCommand<String, String, String> before = ping();
 		connection.send(before);
 		assertThat(before).isNotDone();
@@ -54,7 +54,7 @@ class OpeningConnectionTests {
 	void aCommandSentByOneThatFailedWhenTheOpenFailedFailsToo() {
 		IllegalStateException refused = new IllegalStateException("refused");
 		CompletableFuture<StatefulConnection<String, String>> opening = new CompletableFuture<>();
-		OpeningConnection<String, String> connection = new OpeningConnection<>(opening);
+		OrderedDispatcher<String, String> connection = new OrderedDispatcher<>(opening);
 		AsyncCommand<String, String, String> first = ping();
 		AsyncCommand<String, String, String> retry = ping();
 		first.whenComplete((reply, failure) -> connection.send(retry));
@@ -85,7 +85,7 @@ class OpeningConnectionTests {
 			}
 		});
 		CompletableFuture<StatefulConnection<String, String>> opening = new CompletableFuture<>();
-		OpeningConnection<String, String> connection = new OpeningConnection<>(opening);
+		OrderedDispatcher<String, String> connection = new OrderedDispatcher<>(opening);
 		AsyncCommand<String, String, String> first = ping();
 		AsyncCommand<String, String, String> second = ping();
 		connection.send(first);
@@ -116,7 +116,7 @@ class OpeningConnectionTests {
 	/** A connection that only takes commands, each handed to {@code dispatch}. */
 	@SuppressWarnings("unchecked")
 	private static StatefulConnection<String, String> dispatching(Consumer<Object> dispatch) {
-		return (StatefulConnection<String, String>) Proxy.newProxyInstance(OpeningConnectionTests.class.getClassLoader(),
+		return (StatefulConnection<String, String>) Proxy.newProxyInstance(OrderedDispatcherTests.class.getClassLoader(),
 				new Class<?>[] { StatefulConnection.class }, (proxy, method, args) -> {
 					if (method.getName().equals("dispatch")) {
 						if (args[0] instanceof Collection<?> commands) {

@@ -1,0 +1,302 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.EventLoop;
+import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.SingleThreadEventExecutor;
+import io.netty.util.internal.ThreadExecutorMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends commands to one Lettuce connection in the order they were sent, whichever threads send
+ * them: the one step between Slipcase's commands and Lettuce's {@code dispatch}. While the
+ * connection opens, commands are held and then dispatched in order, before this future completes
+ * and before any command sent later, or each fails with the cause when it cannot be opened. Once it
+ * is open, a command is dispatched at once, except that one sent on the connection's own event loop
+ * ({@link CommandLoops}) while that loop has tasks queued is queued behind them: Netty writes at
+ * once what is handed over on the loop and queues what other threads hand over. A command the
+ * connection refuses completes with that failure.
+ * <p>
+ * Completes with the connection once it is open. Holds the waiting commands until then; a command
+ * owns and releases its own arguments however it ends. Thread-safe.
+ *
+ * @param <K> the key type of the connection's codec
+ * @param <V> the value type of the connection's codec
+ */
+public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulConnection<K, V>> {
+
+	/** What was sent while the connection opened, in the order it was sent. */
+	private final ArrayDeque<Held<K, V>> waiting = new ArrayDeque<>();
+
+	/**
+	 * Set once the commands that waited are dispatched or failed, after {@link #connection} or
+	 * {@link #failure}: from then on a command is dispatched at once, without the monitor.
+	 */
+	private volatile boolean settled;
+
+	private @Nullable StatefulConnection<K, V> connection;
+
+	private @Nullable Throwable failure;
+
+	/** Follows {@code opening}: completes as it does, once the commands waiting on it are dispatched. */
+	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening) {
+		opening.whenComplete(this::settle);
+	}
+
+	/** The dispatcher of a connection that is open already. */
+	public static <K, V> OrderedDispatcher<K, V> of(StatefulConnection<K, V> connection) {
+		return new OrderedDispatcher<>(CompletableFuture.completedFuture(connection));
+	}
+
+	/** A dispatcher that fails every command with {@code failure}: there is no connection to send on. */
+	static <K, V> OrderedDispatcher<K, V> failing(Throwable failure) {
+		return new OrderedDispatcher<>(CompletableFuture.failedFuture(failure));
+	}
+
+	/**
+	 * Dispatches {@code command} after every command sent before it, at once or once the
+	 * connection is open.
+	 * @return {@code command}, which completes when Redis replies
+	 */
+	public <C extends RedisCommand<K, V, ?>> C send(C command) {
+		if (!this.settled && hold(new OneCommand<>(command))) {
+			return command;
+		}
+		StatefulConnection<K, V> open = this.connection;
+		if (open != null) {
+			dispatch(open, command);
+		}
+		else {
+			new OneCommand<>(command).fail(this.failure);
+		}
+		return command;
+	}
+
+	/**
+	 * Dispatches {@code commands} in one write (on a cluster, one per node) after every command
+	 * sent before them, at once or once the connection is open.
+	 */
+	public void send(List<? extends RedisCommand<K, V, ?>> commands) {
+		if (commands.isEmpty() || (!this.settled && hold(new CommandList<>(commands)))) {
+			return;
+		}
+		StatefulConnection<K, V> open = this.connection;
+		if (open != null) {
+			dispatch(open, commands, null);
+		}
+		else {
+			new CommandList<>(commands).fail(this.failure);
+		}
+	}
+
+	/**
+	 * Dispatches {@code commands} to the open {@code connection} in one write, holding
+	 * {@code lock} while they are dispatched so that they are never split or interleaved with
+	 * another such dispatch (a transaction block), after every dispatch that happened before.
+	 */
+	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
+			Object lock) {
+		dispatch(connection, commands, lock);
+	}
+
+	/**
+	 * Queues {@code sent} while the connection is not settled (nothing allocated for a send made
+	 * after that); whether it was queued.
+	 */
+	private synchronized boolean hold(Held<K, V> sent) {
+		if (this.settled) {
+			return false;
+		}
+		this.waiting.add(sent);
+		return true;
+	}
+
+	/**
+	 * Dispatches (or fails) the waiting commands in order, outside the monitor: a dispatch may take
+	 * a while (on a cluster Lettuce may wait for a node connection to open), and a sender must not
+	 * wait for it, least of all an event loop that the dispatch needs. A command sent meanwhile (or
+	 * by a command completed here, on this thread) joins the end of the queue; only once the queue
+	 * is found empty are sends made at once.
+	 */
+	private void settle(@Nullable StatefulConnection<K, V> opened, @Nullable Throwable cause) {
+		while (true) {
+			Held<K, V> sent;
+			synchronized (this) {
+				sent = this.waiting.poll();
+				if (sent == null) {
+					this.connection = opened;
+					this.failure = cause;
+					this.settled = true;
+					break;
+				}
+			}
+			if (opened != null) {
+				// at once, on this thread: nothing was dispatched to the connection before them
+				sent.dispatchNow(opened);
+			}
+			else {
+				sent.fail(cause);
+			}
+		}
+		if (opened != null) {
+			complete(opened);
+		}
+		else {
+			completeExceptionally(cause);
+		}
+	}
+
+	/** Dispatches {@code command} to {@code connection} after every dispatch that happened before this one. */
+	private static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		EventExecutor busy = busyCurrentLoop();
+		if (busy == null || CommandLoops.of(connection, command) != busy
+				|| !hop(busy, () -> dispatchNow(connection, command))) {
+			dispatchNow(connection, command);
+		}
+	}
+
+	/**
+	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
+	 * after every dispatch that happened before this one; {@code lock}, when not {@code null}, is
+	 * held while they are dispatched, and the commands are then never split.
+	 */
+	private static <K, V> void dispatch(StatefulConnection<K, V> connection,
+			List<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+		EventExecutor busy = busyCurrentLoop();
+		if (busy == null || commands.isEmpty()) {
+			dispatchNow(connection, commands, lock);
+			return;
+		}
+		if (lock != null || !(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
+			// one channel for all of them
+			if (CommandLoops.of(connection, commands.get(0)) != busy
+					|| !hop(busy, () -> dispatchNow(connection, commands, lock))) {
+				dispatchNow(connection, commands, lock);
+			}
+			return;
+		}
+		// on a cluster, only those bound for a node whose channel is on this loop wait behind its tasks
+		List<RedisCommand<K, V, ?>> here = new ArrayList<>();
+		List<RedisCommand<K, V, ?>> elsewhere = new ArrayList<>();
+		for (RedisCommand<K, V, ?> command : commands) {
+			EventLoop loop = CommandLoops.of(connection, command);
+			(loop == busy ? here : elsewhere).add(command);
+		}
+		if (!elsewhere.isEmpty()) {
+			dispatchNow(connection, elsewhere, null);
+		}
+		if (!here.isEmpty() && !hop(busy, () -> dispatchNow(connection, here, null))) {
+			dispatchNow(connection, here, null);
+		}
+	}
+
+	/**
+	 * The event loop of the calling thread when it has tasks queued (a write handed over by
+	 * another thread may be among them), else {@code null}.
+	 */
+	private static @Nullable EventExecutor busyCurrentLoop() {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current == null || !current.inEventLoop()) {
+			return null;
+		}
+		if (current instanceof SingleThreadEventExecutor singleThread && singleThread.pendingTasks() == 0) {
+			return null;
+		}
+		return current;
+	}
+
+	/** Queues {@code dispatch} on {@code loop}; whether it was taken (a loop shutting down refuses). */
+	private static boolean hop(EventExecutor loop, Runnable dispatch) {
+		try {
+			loop.execute(dispatch);
+			return true;
+		}
+		catch (RejectedExecutionException ex) {
+			return false;
+		}
+	}
+
+	/** Dispatches {@code command} on the calling thread; one the connection refuses completes with that failure. */
+	private static <K, V> void dispatchNow(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		try {
+			connection.dispatch(command);
+		}
+		catch (RuntimeException ex) {
+			command.completeExceptionally(ex);
+		}
+	}
+
+	/** Dispatches {@code commands} in one write on the calling thread, holding {@code lock} if not {@code null}. */
+	private static <K, V> void dispatchNow(StatefulConnection<K, V> connection,
+			Collection<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+		try {
+			if (lock != null) {
+				synchronized (lock) {
+					connection.dispatch(commands);
+				}
+			}
+			else {
+				connection.dispatch(commands);
+			}
+		}
+		catch (RuntimeException ex) {
+			commands.forEach((command) -> command.completeExceptionally(ex));
+		}
+	}
+
+	/** The failure to complete a command with when the connection could not be opened. */
+	private static Throwable failureOf(@Nullable Throwable failure) {
+		return (failure != null) ? RedisFailures.unwrap(failure)
+				: new IllegalStateException("The connection could not be opened");
+	}
+
+	/** A send held while the connection opens: one command, or a list of commands to dispatch in one write. */
+	private sealed interface Held<K, V> permits OneCommand, CommandList {
+
+		/** Dispatches on the calling thread at once. */
+		void dispatchNow(StatefulConnection<K, V> connection);
+
+		/** Completes every command with the open's failure. */
+		void fail(@Nullable Throwable failure);
+
+	}
+
+	private record OneCommand<K, V>(RedisCommand<K, V, ?> command) implements Held<K, V> {
+
+		@Override
+		public void dispatchNow(StatefulConnection<K, V> connection) {
+			OrderedDispatcher.dispatchNow(connection, this.command);
+		}
+
+		@Override
+		public void fail(@Nullable Throwable failure) {
+			this.command.completeExceptionally(failureOf(failure));
+		}
+
+	}
+
+	private record CommandList<K, V>(List<? extends RedisCommand<K, V, ?>> commands) implements Held<K, V> {
+
+		@Override
+		public void dispatchNow(StatefulConnection<K, V> connection) {
+			OrderedDispatcher.dispatchNow(connection, this.commands, null);
+		}
+
+		@Override
+		public void fail(@Nullable Throwable failure) {
+			Throwable cause = failureOf(failure);
+			this.commands.forEach((command) -> command.completeExceptionally(cause));
+		}
+
+	}
+
+}
