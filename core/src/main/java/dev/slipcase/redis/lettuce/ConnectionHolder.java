@@ -126,7 +126,8 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	 * @return a future that fails with {@code IllegalStateException} once this holder is closed
 	 */
 	public CompletableFuture<StatefulConnection<K, V>> get(int database) {
-		return this.closed ? CompletableFuture.failedFuture(closedFailure()) : dispatcher(database);
+		// a copy: a caller that gives up waiting cancels its own future, not the shared connection's
+		return this.closed ? CompletableFuture.failedFuture(closedFailure()) : dispatcher(database).copy();
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -22,6 +23,21 @@ import static org.assertj.core.api.Assertions.assertThat;
  * counts.
  */
 class ConnectionHolderTests {
+
+	@Test
+	void aCallerThatGivesUpWaitingForTheConnectionLeavesItOpeningForTheOthers() {
+		AtomicInteger opens = new AtomicInteger();
+		CompletableFuture<StatefulConnection<byte[], byte[]>> opening = new CompletableFuture<>();
+		ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening((database) -> {
+			opens.incrementAndGet();
+			return opening;
+		}, ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
+		OrderedDispatcher<byte[], byte[]> dispatcher = holder.dispatcher(0);
+		holder.get(0).cancel(false); // as Await does when its timeout passes
+		assertThat(holder.dispatcher(0)).isSameAs(dispatcher).isNotDone();
+		assertThat(opens).hasValue(1);
+		holder.close();
+	}
 
 	@Test
 	void aConnectionOpenedWhileTheHolderClosesIsClosedToo() throws Exception {
