@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.slipcase.redis.autoconfigure.CachedMethods;
 import dev.slipcase.redis.autoconfigure.CachedMethods.CachedMethod;
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisProperties;
