@@ -98,7 +98,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	}
 
 	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(int database, K slotKey) {
-		return this.connections.get(database).thenCompose((connection) -> {
+		return this.connections.dispatcher(database).thenCompose((connection) -> {
 			if (connection instanceof StatefulRedisClusterConnection<K, V> cluster) {
 				int slot = SlotHash.getSlot(this.connections.codec().encodeKey(slotKey));
 				RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
