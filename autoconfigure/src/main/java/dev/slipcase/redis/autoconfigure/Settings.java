@@ -15,9 +15,9 @@ import org.springframework.util.ClassUtils;
  */
 public final class Settings {
 
-	public static final String PROTOSTUFF_CLASS = "io.protostuff.runtime.RuntimeSchema";
+	static final String PROTOSTUFF_CLASS = "io.protostuff.runtime.RuntimeSchema";
 
-	public static final String FORY_CLASS = "org.apache.fory.Fory";
+	static final String FORY_CLASS = "org.apache.fory.Fory";
 
 	private Settings() {
 	}

@@ -47,7 +47,7 @@ public final class FormatRouter {
 				compressors = compressors.with(routed);
 			}
 		}
-		this.settings = builder.compressors(compressors).settings();
+		this.settings = builder.settings().withCompressors(compressors);
 	}
 
 	/** A builder of a router. */

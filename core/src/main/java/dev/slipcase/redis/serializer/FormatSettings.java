@@ -25,6 +25,12 @@ import org.springframework.util.Assert;
 public record FormatSettings(CompressorLookup compressors, int maxDecompressedSize, ByteBufAllocator allocator,
 		JsonMapper mapper, SlipcaseObserver observer, ObservationRegistry observations) {
 
+	/** The same settings, values read and written with {@code compressors}. */
+	FormatSettings withCompressors(CompressorLookup compressors) {
+		return new FormatSettings(compressors, this.maxDecompressedSize, this.allocator, this.mapper, this.observer,
+				this.observations);
+	}
+
 	/**
 	 * The setters of {@link FormatSettings} that the router's and the family's builders share.
 	 *
