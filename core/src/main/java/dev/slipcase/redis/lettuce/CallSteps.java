@@ -7,8 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
-import io.lettuce.core.protocol.AsyncCommand;
-
 /**
  * The steps of one call that sends its commands in turns, each turn decided on the replies of the
  * one before (read a field, then follow its overflow marker; try a transaction, then write what it
@@ -73,8 +71,8 @@ public final class CallSteps {
 	}
 
 	/** Sends {@code command} alone on {@code channel} as this turn; see {@link #send(Supplier)}. */
-	public <K, V, T> CompletableFuture<T> send(CommandChannel<K, V> channel, AsyncCommand<K, V, T> command) {
-		return send(() -> channel.send(command));
+	public <K, V, T> CompletableFuture<T> send(CommandChannel<K, V> channel, SlipcaseCommand<K, V, T> command) {
+		return send(() -> channel.submit(command));
 	}
 
 	/**

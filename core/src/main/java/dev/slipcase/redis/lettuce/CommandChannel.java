@@ -17,21 +17,20 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
  * Where the commands of a template go: one database of a {@link ConnectionHolder}, with the
- * command timeout its sync methods wait for. Sends one command at once ({@link #send}), many in one
+ * command timeout its sync methods wait for. Sends one command at once ({@link #submit}), many in one
  * write ({@link #pipeline()}), waits for replies with {@link Await}'s contract ({@link #await},
  * {@link #call}), and scans keys, across every master of a cluster. Immutable and thread-safe.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
  */
-public final class CommandChannel<K, V> {
+public final class CommandChannel<K, V> implements CommandSink<K, V> {
 
 	private final ConnectionHolder<K, V> connections;
 
@@ -78,7 +77,8 @@ public final class CommandChannel<K, V> {
 	 * Writes {@code command} at once, or as soon as the connection is open.
 	 * @return {@code command}, which completes when Redis replies
 	 */
-	public <T, C extends AsyncCommand<K, V, T>> C send(C command) {
+	@Override
+	public <T, C extends SlipcaseCommand<K, V, T>> C submit(C command) {
 		return this.connections.dispatcher(this.database).send(command);
 	}
 
@@ -92,8 +92,8 @@ public final class CommandChannel<K, V> {
 	 * @param action what is being done, for the message
 	 * @param key the key it is done to, for the message; may be {@code null}
 	 */
-	public <T> T call(AsyncCommand<K, V, T> command, String action, @Nullable Object key) {
-		return await(send(command), action, key);
+	public <T> T call(SlipcaseCommand<K, V, T> command, String action, @Nullable Object key) {
+		return await(submit(command), action, key);
 	}
 
 	/** Sends {@code script} alone, see {@link Pipeline#script}; the future completes with its reply. */

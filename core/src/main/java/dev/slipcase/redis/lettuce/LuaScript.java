@@ -9,7 +9,6 @@ import java.util.function.Consumer;
 
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 
@@ -19,7 +18,7 @@ import org.springframework.util.Assert;
  * The source of a Lua script and its SHA-1, run with {@code EVALSHA} and, when the server does
  * not have it cached, with {@code EVAL} (see {@link Pipeline#script}). A script call reaches Redis at most
  * once: one whose reply was lost with its connection fails rather than run again (see
- * {@link SentOnceCommand}). What the script's
+ * {@link SlipcaseCommand#write}). What the script's
  * {@code KEYS} and {@code ARGV} mean belongs with its source, in the class that declares it.
  * Immutable and thread-safe.
  */
@@ -57,22 +56,22 @@ public final class LuaScript {
 	}
 
 	/** {@code EVALSHA sha numkeys keys... argv...}. */
-	<K, V, T> AsyncCommand<K, V, T> evalsha(RedisCodec<K, V> codec, CommandOutput<K, V, T> output, List<K> keys,
+	<K, V, T> SlipcaseCommand<K, V, T> evalsha(RedisCodec<K, V> codec, CommandOutput<K, V, T> output, List<K> keys,
 			Consumer<CommandArgs<K, V>> argv) {
 		return command(CommandType.EVALSHA, output, new CommandArgs<>(codec).add(this.sha), keys, argv);
 	}
 
 	/** {@code EVAL source numkeys keys... argv...}. */
-	<K, V, T> AsyncCommand<K, V, T> eval(RedisCodec<K, V> codec, CommandOutput<K, V, T> output, List<K> keys,
+	<K, V, T> SlipcaseCommand<K, V, T> eval(RedisCodec<K, V> codec, CommandOutput<K, V, T> output, List<K> keys,
 			Consumer<CommandArgs<K, V>> argv) {
 		return command(CommandType.EVAL, output, new CommandArgs<>(codec).add(this.sourceBytes), keys, argv);
 	}
 
-	private static <K, V, T> AsyncCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
+	private static <K, V, T> SlipcaseCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args, List<K> keys, Consumer<CommandArgs<K, V>> argv) {
 		args.add(keys.size()).addKeys(keys);
 		argv.accept(args);
-		return SentOnceCommand.of(type, output, args);
+		return SlipcaseCommand.write(type, output, args);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.slipcase.redis.lettuce;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -11,9 +12,7 @@ import java.util.function.Supplier;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.RedisCommand;
 
 /**
  * Commands collected and then written to one database's connection in one write and one flush
@@ -25,7 +24,7 @@ import io.lettuce.core.protocol.RedisCommand;
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
  */
-public final class Pipeline<K, V> {
+public final class Pipeline<K, V> implements CommandSink<K, V> {
 
 	/** How many times a script that a cluster node answered {@code TRYAGAIN} is sent again. */
 	public static final int TRY_AGAIN_ATTEMPTS = 50;
@@ -36,7 +35,7 @@ public final class Pipeline<K, V> {
 
 	private final int database;
 
-	private final List<RedisCommand<K, V, ?>> commands = new ArrayList<>();
+	private final List<SlipcaseCommand<K, V, ?>> commands = new ArrayList<>();
 
 	private boolean sent;
 
@@ -47,11 +46,12 @@ public final class Pipeline<K, V> {
 	}
 
 	/**
-	 * Adds {@code command}.
+	 * Adds {@code command}, written by {@link #send()}.
 	 * @return {@code command}
 	 * @throws IllegalStateException when the pipeline was already sent
 	 */
-	public <T, C extends AsyncCommand<K, V, T>> C add(C command) {
+	@Override
+	public <T, C extends SlipcaseCommand<K, V, T>> C submit(C command) {
 		checkNotSent();
 		this.commands.add(command);
 		return command;
@@ -73,7 +73,7 @@ public final class Pipeline<K, V> {
 	 */
 	public <T> CompletableFuture<T> script(LuaScript script, Supplier<? extends CommandOutput<K, V, T>> output,
 			List<K> keys, Consumer<CommandArgs<K, V>> argv) {
-		AsyncCommand<K, V, T> first = add(script.evalsha(this.connections.codec(), output.get(), keys, argv));
+		SlipcaseCommand<K, V, T> first = submit(script.evalsha(this.connections.codec(), output.get(), keys, argv));
 		ScriptCall<T> call = new ScriptCall<>(first);
 		new ScriptAttempts<>(call, script, output, keys, argv).follow(first, false, 0);
 		return call;
@@ -82,6 +82,11 @@ public final class Pipeline<K, V> {
 	/** The number of commands added so far. */
 	public int size() {
 		return this.commands.size();
+	}
+
+	/** The commands added so far, each completing when Redis replies to it. */
+	public List<SlipcaseCommand<K, V, ?>> commands() {
+		return Collections.unmodifiableList(this.commands);
 	}
 
 	/**
@@ -129,7 +134,7 @@ public final class Pipeline<K, V> {
 		 * @param evaluated whether {@code attempt} sent the script's source ({@code EVAL})
 		 * @param tryAgains how many {@code TRYAGAIN}s came before {@code attempt}
 		 */
-		void follow(AsyncCommand<K, V, T> attempt, boolean evaluated, int tryAgains) {
+		void follow(SlipcaseCommand<K, V, T> attempt, boolean evaluated, int tryAgains) {
 			attempt.whenComplete((result, ex) -> {
 				if (ex == null) {
 					this.call.complete(result);
@@ -158,7 +163,7 @@ public final class Pipeline<K, V> {
 				return;
 			}
 			RedisCodec<K, V> codec = Pipeline.this.connections.codec();
-			AsyncCommand<K, V, T> next = evaluate ? this.script.eval(codec, this.output.get(), this.keys, this.argv)
+			SlipcaseCommand<K, V, T> next = evaluate ? this.script.eval(codec, this.output.get(), this.keys, this.argv)
 					: this.script.evalsha(codec, this.output.get(), this.keys, this.argv);
 			this.call.attempt(next);
 			follow(next, evaluate, tryAgains);

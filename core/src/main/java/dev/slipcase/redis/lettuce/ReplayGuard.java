@@ -3,6 +3,7 @@ package dev.slipcase.redis.lettuce;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -12,22 +13,25 @@ import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What makes a command reach Redis at most once, for any command class to use (see
- * {@link SentOnceCommand}): the command reads its reply through {@link #output()}, and asks
- * {@link #replaceOnReplay} first thing in its {@code encode}. Lettuce writes a command again after
- * a reconnect when it got no reply to it; the second time, this writes {@code PING} in its place,
- * swallows that reply, and {@link #unacknowledged} gives the failure to complete the command with.
- * A cluster redirection ({@code MOVED}, {@code ASK}) is a reply saying the command was not applied,
- * so a redirected command is written again as usual.
+ * What makes a {@link SlipcaseCommand} reach Redis at most once. Lettuce writes a command again
+ * after a reconnect when it got no reply to it (at-least-once): right for a read, wrong for a write
+ * that must not be applied twice, such as an increment. The command reads its reply through
+ * {@link #output()} and asks {@link #replaceOnReplay} first thing in its {@code encode}: the
+ * second time, this writes {@code PING} in its place, swallows that reply, and
+ * {@link #failureOnReply} gives the failure to complete the command with, the write's outcome being
+ * unknown. A cluster redirection ({@code MOVED}, {@code ASK}) is a reply saying the command was not
+ * applied, so a redirected command is written again as usual. A command of a
+ * {@link TransactionBlock} goes out only with its block: the block's {@code MULTI} decides when it
+ * is first encoded.
  * <p>
  * Lettuce encodes a command on the connection's event loop and completes it there after its reply,
- * so the state here needs no lock.
+ * so the state here needs no lock, {@link #abandonIfUnsent()} aside.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
  * @param <T> the type of the reply
  */
-public final class ReplayGuard<K, V, T> {
+final class ReplayGuard<K, V, T> {
 
 	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -49,36 +53,72 @@ public final class ReplayGuard<K, V, T> {
 	/** {@link #UNSENT}, {@link #SENT} or {@link #ABANDONED}; changed atomically, from any thread. */
 	private volatile int state;
 
-	private ReplayGuard(CommandOutput<K, V, T> output) {
+	/** The block the command goes out with, or {@code null} for a command of its own; set once. */
+	private volatile @Nullable TransactionBlock block;
+
+	/** Whether the command is its block's {@code MULTI}, which decides for the block. */
+	private final boolean opensBlock;
+
+	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock) {
 		this.output = new RedirectWatchingOutput<>(output);
+		this.block = block;
+		this.opensBlock = opensBlock;
 	}
 
 	/**
 	 * A guard for a command whose reply {@code output} reads.
 	 * @param output the command's own output, never {@code null}
 	 */
-	public static <K, V, T> ReplayGuard<K, V, T> of(CommandOutput<K, V, T> output) {
-		return new ReplayGuard<>(output);
+	static <K, V, T> ReplayGuard<K, V, T> of(CommandOutput<K, V, T> output) {
+		return new ReplayGuard<>(output, null, false);
+	}
+
+	/** A guard for a command of {@code block}, its {@code MULTI} when {@code opensBlock}. */
+	static <K, V, T> ReplayGuard<K, V, T> inBlock(CommandOutput<K, V, T> output, TransactionBlock block,
+			boolean opensBlock) {
+		return new ReplayGuard<>(output, block, opensBlock);
+	}
+
+	/**
+	 * Makes the command one of {@code block}'s, before it is dispatched.
+	 * @return {@code false} when it already belongs to a block
+	 */
+	boolean joinBlock(TransactionBlock block) {
+		if (this.block != null) {
+			return false;
+		}
+		this.block = block;
+		return true;
 	}
 
 	/** The output the command must read its reply with: it hands everything to the command's own. */
-	public CommandOutput<K, V, T> output() {
+	CommandOutput<K, V, T> output() {
 		return this.output;
 	}
 
+	/** The command's own output, which the guard's hands the reply to. */
+	CommandOutput<K, V, T> delegate() {
+		return this.output.delegate;
+	}
+
 	/** Replaces the command's own output (Lettuce hands {@code EXEC} its transaction's this way). */
-	public void delegateTo(CommandOutput<K, V, T> output) {
+	void delegateTo(CommandOutput<K, V, T> output) {
 		this.output.delegate = output;
 	}
 
 	/**
 	 * Called first in the command's {@code encode}: on a replay of a command written before and not
-	 * redirected, or of one {@link #abandonIfUnsent() abandoned}, writes {@code PING} into
-	 * {@code buf} in its place and returns {@code true}, and the command must write nothing else;
-	 * otherwise notes the write and returns {@code false}.
+	 * redirected, of one {@link #abandonIfUnsent() abandoned}, or of one whose block does not go
+	 * out, writes {@code PING} into {@code buf} in its place and returns {@code true}, and the
+	 * command must write nothing else; otherwise notes the write and returns {@code false}.
 	 */
-	public boolean replaceOnReplay(ByteBuf buf) {
+	boolean replaceOnReplay(ByteBuf buf) {
 		int now = this.state;
+		TransactionBlock block = this.block;
+		if (block != null && now != SENT && !(this.opensBlock ? block.commitAtMulti() : block.isCommitted())) {
+			writePing(buf); // never written: its reply is that PING's, and it fails as given up
+			return true;
+		}
 		if ((now == SENT && !this.output.redirected) || now == ABANDONED
 				|| (now == UNSENT && !STATE.compareAndSet(this, UNSENT, SENT))) {
 			writePing(buf);
@@ -86,11 +126,6 @@ public final class ReplayGuard<K, V, T> {
 		}
 		this.output.redirected = false;
 		return false;
-	}
-
-	/** Whether the command was ever written (not replaced). */
-	boolean isWritten() {
-		return this.state == SENT;
 	}
 
 	/**
@@ -103,19 +138,23 @@ public final class ReplayGuard<K, V, T> {
 	}
 
 	/** Writes {@code PING} in the command's place and swallows its reply. */
-	void writePing(ByteBuf buf) {
+	private void writePing(ByteBuf buf) {
 		this.output.discarding = true;
 		buf.writeBytes(PING);
 	}
 
 	/**
-	 * The failure to complete the command with once its reply came, when it was replaced on a
-	 * replay; {@code null} when the reply is the command's own.
+	 * The failure to complete the command with once its reply came, when {@code PING} went in its
+	 * place; {@code null} when the reply is the command's own.
 	 * @param name the command, for the message
 	 */
-	public @Nullable UnacknowledgedWriteException unacknowledged(String name) {
+	@Nullable Exception failureOnReply(String name) {
 		if (!this.output.discarding) {
 			return null;
+		}
+		if (this.state != SENT) {
+			return new CancellationException(
+					name + " was not sent: its caller gave up on it (or on its block) before it was written");
 		}
 		return new UnacknowledgedWriteException("Redis did not reply to " + name + " before the connection was lost, "
 				+ "and it was not sent again after the reconnect, because the first write may have been applied: "
@@ -133,7 +172,7 @@ public final class ReplayGuard<K, V, T> {
 	 * @param name the command, for the message
 	 * @param failure what Lettuce completes the command with, never {@code null}
 	 */
-	public Throwable failureOf(String name, Throwable failure) {
+	Throwable failureOf(String name, Throwable failure) {
 		if (this.state != SENT || !(failure instanceof IOException)) {
 			return failure;
 		}

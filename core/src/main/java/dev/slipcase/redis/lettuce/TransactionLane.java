@@ -14,7 +14,6 @@ import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.MultiOutput;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
@@ -28,7 +27,7 @@ import io.lettuce.core.protocol.RedisCommand;
  * connections of a cluster connection of the lane's own; a block whose slot has moved fails
  * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
  * another way. Every command of a block, {@code MULTI} and {@code EXEC} included, is a
- * {@link SentOnceCommand}: after a reconnect, Lettuce's replay of a block whose replies were lost
+ * {@link SlipcaseCommand#write}: after a reconnect, Lettuce's replay of a block whose replies were lost
  * applies nothing, and the block fails with an {@link UnacknowledgedWriteException} (applied or not:
  * unknown). Thread-safe.
  *
@@ -55,17 +54,17 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	 * Redis refused holds its exception), or a failure when the transaction did not run
 	 */
 	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
-			List<? extends SentOnceCommand<K, V, ?>> commands) {
+			List<? extends SlipcaseCommand<K, V, ?>> commands) {
 		RedisCodec<K, V> codec = this.connections.codec();
 		TransactionBlock decision = new TransactionBlock();
-		AsyncCommand<K, V, String> multi = SentOnceCommand.inBlock(decision, true, CommandType.MULTI,
+		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.inBlock(decision, true, CommandType.MULTI,
 				new StatusOutput<>(codec), new CommandArgs<>(codec));
 		// Lettuce replaces the output with the transaction's own when it dispatches EXEC
-		AsyncCommand<K, V, TransactionResult> exec = SentOnceCommand.inBlock(decision, false, CommandType.EXEC,
+		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.inBlock(decision, false, CommandType.EXEC,
 				new MultiOutput<>(codec), new CommandArgs<>(codec));
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
-		for (SentOnceCommand<K, V, ?> command : commands) {
+		for (SlipcaseCommand<K, V, ?> command : commands) {
 			if (!command.joinBlock(decision)) {
 				throw new IllegalArgumentException("A block's commands are each used in one block only");
 			}
@@ -92,9 +91,9 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	}
 
 	/** A command for {@link #execute}: sent at most once, and only with its whole block. */
-	public static <K, V, T> SentOnceCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
+	public static <K, V, T> SlipcaseCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
-		return SentOnceCommand.of(type, output, args);
+		return SlipcaseCommand.write(type, output, args);
 	}
 
 	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(int database, K slotKey) {

@@ -4,7 +4,7 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
  * A write whose reply was lost with its connection and that was therefore not sent again (see
- * {@link SentOnceCommand}): Redis may or may not have applied it. A caller that must know reads the
+ * {@link SlipcaseCommand#write}): Redis may or may not have applied it. A caller that must know reads the
  * value back; a caller that retries may apply the write twice.
  */
 public class UnacknowledgedWriteException extends RedisConnectionFailureException {

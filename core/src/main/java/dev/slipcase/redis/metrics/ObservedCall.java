@@ -73,8 +73,20 @@ public final class ObservedCall {
 	 * counts, so that a command completed and then cancelled (or the reverse) is stopped once.
 	 */
 	public void stop(@Nullable Throwable failure) {
+		stop(failure, -1);
+	}
+
+	/**
+	 * Stops the observation as {@link #stop(Throwable)} does, adding {@code bytesRead} to the bytes
+	 * the call stored or read when this call is the one that stops it; a negative
+	 * {@code bytesRead} adds nothing.
+	 */
+	public void stop(@Nullable Throwable failure, long bytesRead) {
 		if (this.context == null || !this.stopped.compareAndSet(false, true)) {
 			return;
+		}
+		if (bytesRead >= 0) {
+			this.context.addStoredBytes(bytesRead);
 		}
 		Throwable cause = (failure instanceof CompletionException && failure.getCause() != null) ? failure.getCause()
 				: failure;

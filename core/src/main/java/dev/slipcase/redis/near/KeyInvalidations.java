@@ -15,7 +15,7 @@ import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.lettuce.PubSubConnector;
 import dev.slipcase.redis.lettuce.RedisFailures;
-import dev.slipcase.redis.lettuce.SentOnceCommand;
+import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisConnectionStateListener;
@@ -246,7 +246,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * Writes {@code value} to {@code key} ({@code SET}) on the tracking connection, whose own writes
 	 * Redis reports to every other client that tracks the key, but not back here ({@code NOLOOP}):
 	 * so a tier that stores what it wrote is not made to forget it again by its own write. Sent at
-	 * most once, never again after a reconnect ({@link SentOnceCommand}).
+	 * most once, never again after a reconnect ({@link SlipcaseCommand#write}).
 	 * @param key the key, on this connection's server
 	 * @param value the value; not to be changed until the returned future completes
 	 * @param ttl how long the key lives, or {@code null} (or not positive): for ever

@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.OrderedDispatcher;
 import dev.slipcase.redis.lettuce.RedisFailures;
-import dev.slipcase.redis.lettuce.SentOnceCommand;
+import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulRedisConnection;
 import org.jspecify.annotations.Nullable;
@@ -49,7 +49,7 @@ final class TrackingWrites {
 			written();
 			return CompletableFuture.completedFuture(false); // reconnecting, closing or closed: never sent
 		}
-		SentOnceCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
+		SlipcaseCommand<byte[], byte[], String> command = BinaryCommands.set(key, value, expiryMillis(ttl));
 		// on the command itself: the outcome below does not run once its caller cancelled it
 		command.whenComplete((reply, failure) -> written());
 		this.dispatcher.send(command);

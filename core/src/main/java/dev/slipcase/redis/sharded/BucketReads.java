@@ -85,7 +85,7 @@ final class BucketReads {
 			for (int position : positions) {
 				names.add(locations.get(position).field());
 			}
-			fields.add(pipeline.add(BinaryCommands.hmget(locations.get(positions[0]).bucket(), names)));
+			fields.add(pipeline.submit(BinaryCommands.hmget(locations.get(positions[0]).bucket(), names)));
 		}
 		all.addAll(fields);
 		// a key whose field name is too long for a compact hash lives in its overflow key alone
@@ -94,7 +94,7 @@ final class BucketReads {
 		for (int i = 0; i < locations.size(); i++) {
 			if (!locations.get(i).fieldFits()) {
 				overflowOnly.add(i);
-				overflowValues.add(pipeline.add(BinaryCommands.get(locations.get(i).overflow())));
+				overflowValues.add(pipeline.submit(BinaryCommands.get(locations.get(i).overflow())));
 			}
 		}
 		all.addAll(overflowValues);
@@ -140,7 +140,7 @@ final class BucketReads {
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>(marked.size());
 		for (int i : marked) {
-			values.add(pipeline.add(BinaryCommands.get(locations.get(i).overflow())));
+			values.add(pipeline.submit(BinaryCommands.get(locations.get(i).overflow())));
 		}
 		steps.send(pipeline, values);
 		return this.redis.all(values, "read the overflow values of " + marked.size() + " keys", null)
@@ -191,7 +191,7 @@ final class BucketReads {
 		for (int i = 0; i < raw.size(); i++) {
 			if (raw.get(i) == null) {
 				missing.add(i);
-				reads.add(pipeline.add(BinaryCommands.get(KeyPlacement.bytes(locations.get(i).key()))));
+				reads.add(pipeline.submit(BinaryCommands.get(KeyPlacement.bytes(locations.get(i).key()))));
 			}
 		}
 		if (reads.isEmpty()) {

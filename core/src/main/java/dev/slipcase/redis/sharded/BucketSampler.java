@@ -47,9 +47,9 @@ final class BucketSampler {
 		List<CompletableFuture<Long>> usages = new ArrayList<>();
 		for (String name : names) {
 			byte[] key = KeyPlacement.bytes(name);
-			encodings.add(pipeline.add(BinaryCommands.objectEncoding(key)));
-			lengths.add(pipeline.add(BinaryCommands.hlen(key)));
-			usages.add(pipeline.add(BinaryCommands.memoryUsage(key)));
+			encodings.add(pipeline.submit(BinaryCommands.objectEncoding(key)));
+			lengths.add(pipeline.submit(BinaryCommands.hlen(key)));
+			usages.add(pipeline.submit(BinaryCommands.memoryUsage(key)));
 		}
 		pipeline.send();
 		List<CompletableFuture<?>> all = new ArrayList<>(encodings);

@@ -70,11 +70,11 @@ final class BucketScan {
 			}
 			if (owned.field() == null) {
 				bucketNames.add(name);
-				buckets.add(pipeline.add(BinaryCommands.hgetall(key)));
+				buckets.add(pipeline.submit(BinaryCommands.hgetall(key)));
 			}
 			else {
 				overflowKeys.add(owned);
-				overflowValues.add(pipeline.add(BinaryCommands.get(key)));
+				overflowValues.add(pipeline.submit(BinaryCommands.get(key)));
 			}
 		}
 		pipeline.send();

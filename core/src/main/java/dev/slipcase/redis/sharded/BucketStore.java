@@ -221,7 +221,7 @@ final class BucketStore {
 	 */
 	private CompletableFuture<@Nullable Long> incrementField(CallSteps steps, Location location, long delta) {
 		CompletableFuture<Long> reply = steps
-			.send(() -> this.redis.send(BinaryCommands.hincrby(location.bucket(), location.field(), delta)));
+			.send(() -> this.redis.submit(BinaryCommands.hincrby(location.bucket(), location.field(), delta)));
 		return reply.handle((value, failure) -> {
 			if (failure == null) {
 				return value;
@@ -349,8 +349,8 @@ final class BucketStore {
 		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>(keys.size());
 		List<CompletableFuture<Long>> ttls = new ArrayList<>(keys.size());
 		for (byte[] key : keys) {
-			values.add(pipeline.add(BinaryCommands.get(key)));
-			ttls.add(pipeline.add(BinaryCommands.pttl(key)));
+			values.add(pipeline.submit(BinaryCommands.get(key)));
+			ttls.add(pipeline.submit(BinaryCommands.pttl(key)));
 		}
 		pipeline.send();
 		List<CompletableFuture<?>> all = new ArrayList<>(values);

@@ -8,7 +8,7 @@ import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.RedisFailures;
-import dev.slipcase.redis.lettuce.SentOnceCommand;
+import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
@@ -82,7 +82,7 @@ final class BucketTransactions {
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
 		for (int block = 0; block < blocks.count(); block++) {
 			List<Location> group = blocks.select(block, locations);
-			List<SentOnceCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
+			List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
 					blocks.select(block, places), ttlMode, ttlMillis);
 			results.add(steps.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands)));
 		}
@@ -122,9 +122,9 @@ final class BucketTransactions {
 		return refused;
 	}
 
-	private List<SentOnceCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
+	private List<SlipcaseCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis) {
-		List<SentOnceCommand<byte[], byte[], ?>> commands = new ArrayList<>();
+		List<SlipcaseCommand<byte[], byte[], ?>> commands = new ArrayList<>();
 		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
 		// server has no slots
 		CommandArgs<byte[], byte[]> unused = args();
@@ -164,12 +164,12 @@ final class BucketTransactions {
 	}
 
 	/** The commands that set the fields, with the TTL asked for. */
-	private List<SentOnceCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
+	private List<SlipcaseCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
 			TtlMode ttlMode, long ttlMillis) {
 		if (ttlMode == TtlMode.CLEAR || (ttlMode == TtlMode.SET && !this.limits.setWithExpiry())) {
 			CommandArgs<byte[], byte[]> args = args().addKey(bucket);
 			fieldsAndValues.forEach(args::add);
-			SentOnceCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
+			SlipcaseCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
 					new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
 			if (ttlMode == TtlMode.CLEAR) {
 				return List.of(hset);
@@ -188,7 +188,7 @@ final class BucketTransactions {
 		return List.of(TransactionLane.command(CommandType.HSETEX, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
 	}
 
-	private static SentOnceCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
+	private static SlipcaseCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
 		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
 		if (ttlMode == TtlMode.SET) {
 			args.add(CommandKeyword.PX).add(ttlMillis);

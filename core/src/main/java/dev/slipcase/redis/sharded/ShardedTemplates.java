@@ -232,9 +232,9 @@ public final class ShardedTemplates implements AutoCloseable {
 		byte[] key = new KeyPlacement(namespace, wanted, limits.maxValueBytes()).layoutKey();
 		String keyName = new String(key, StandardCharsets.UTF_8);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		CompletableFuture<String> stored = pipeline.add(BinaryCommands.setIfAbsent(key,
+		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key,
 				wanted.encode().getBytes(StandardCharsets.UTF_8)));
-		CompletableFuture<byte @Nullable []> read = pipeline.add(BinaryCommands.get(key));
+		CompletableFuture<byte @Nullable []> read = pipeline.submit(BinaryCommands.get(key));
 		pipeline.send();
 		this.redis.awaitAll(List.of(stored, read), "store or read the layout of namespace '" + namespace.name() + "' at",
 				keyName);
@@ -310,12 +310,12 @@ public final class ShardedTemplates implements AutoCloseable {
 		// one round trip; the DEL goes out whatever the commands before it answer
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<?>> replies = new ArrayList<>();
-		replies.add(pipeline.add(BinaryCommands.hset(probe, field, new byte[] { 'v' })));
-		replies.add(pipeline.add(BinaryCommands.pexpire(probe, 60_000)));
-		replies.add(pipeline.add(BinaryCommands.hpexpire(probe, 60_000, field)));
-		CompletableFuture<@Nullable String> encoding = pipeline.add(BinaryCommands.objectEncoding(probe));
+		replies.add(pipeline.submit(BinaryCommands.hset(probe, field, new byte[] { 'v' })));
+		replies.add(pipeline.submit(BinaryCommands.pexpire(probe, 60_000)));
+		replies.add(pipeline.submit(BinaryCommands.hpexpire(probe, 60_000, field)));
+		CompletableFuture<@Nullable String> encoding = pipeline.submit(BinaryCommands.objectEncoding(probe));
 		replies.add(encoding);
-		replies.add(pipeline.add(BinaryCommands.del(probe)));
+		replies.add(pipeline.submit(BinaryCommands.del(probe)));
 		pipeline.send();
 		try {
 			this.redis.awaitAll(replies, "probe field TTLs at", null);

@@ -3,9 +3,11 @@ package dev.slipcase.redis.template;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
+import dev.slipcase.redis.codec.CountsBytesRead;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.codec.FormatDecoding;
+import dev.slipcase.redis.codec.HeldReply;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.output.CommandOutput;
 import io.netty.buffer.ByteBuf;

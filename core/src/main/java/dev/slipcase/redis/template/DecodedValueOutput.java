@@ -2,6 +2,7 @@ package dev.slipcase.redis.template;
 
 import java.nio.ByteBuffer;
 
+import dev.slipcase.redis.codec.CountsBytesRead;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
 import dev.slipcase.redis.codec.FormatDecoding;

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.codec.HeldReply;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import io.lettuce.core.output.CommandOutput;
 import io.netty.buffer.ByteBuf;

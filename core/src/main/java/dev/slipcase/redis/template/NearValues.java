@@ -1,10 +1,10 @@
 package dev.slipcase.redis.template;
 
 import java.util.Collection;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.lettuce.CommandStep;
 import dev.slipcase.redis.near.HeldValues;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.serializer.ValueFormat;
@@ -44,43 +44,28 @@ final class NearValues<V> {
 		return this.cache.getAsync(key, () -> fetch.get().thenApply(this.values::held)).thenApply(this.values::readable);
 	}
 
-	/** Forgets {@code key} now and once {@code write} completed: as {@link #writing(Collection, Supplier)}. */
-	<T> CompletableFuture<T> writing(String key, Supplier<CompletableFuture<T>> write) {
-		return writing(List.of(key), write);
-	}
-
 	/**
-	 * Forgets {@code keys} now and once {@code write} completed: the future returned completes
-	 * only after that, so that whoever waits for it reads the write; cancelling it cancels the
-	 * write.
+	 * Forgets {@code keys} now, and gives the step that forgets them again before each command
+	 * changing them completes, so that whoever waits for the command reads the write.
 	 */
-	<T> CompletableFuture<T> writing(Collection<String> keys, Supplier<CompletableFuture<T>> write) {
+	CommandStep forgetting(Collection<String> keys) {
 		keys.forEach(this.cache::forget);
-		CompletableFuture<T> written = write.get();
-		CompletableFuture<T> forgotten = new CompletableFuture<>() {
-
-			@Override
-			public boolean cancel(boolean mayInterruptIfRunning) {
-				written.cancel(mayInterruptIfRunning);
-				return super.cancel(mayInterruptIfRunning);
-			}
-
-		};
-		written.whenComplete((result, failure) -> {
-			keys.forEach(this.cache::forget);
-			if (failure != null) {
-				forgotten.completeExceptionally(failure);
-			}
-			else {
-				forgotten.complete(result);
-			}
-		});
-		return forgotten;
+		return new Forgetting(this.cache, keys);
 	}
 
 	/** Forgets {@code key}: a write of this instance is about to change it, or did. */
 	void forget(String key) {
 		this.cache.forget(key);
+	}
+
+	/** Forgets the keys a command changes before it completes. */
+	private record Forgetting(NearCache cache, Collection<String> keys) implements CommandStep {
+
+		@Override
+		public void beforeCompletion(@Nullable Throwable failure) {
+			this.keys.forEach(this.cache::forget);
+		}
+
 	}
 
 	private static <V> byte[] encode(ValueFormat<V> format, V value) {

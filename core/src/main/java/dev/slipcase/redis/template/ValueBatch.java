@@ -7,9 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
-import dev.slipcase.redis.serializer.ValueFormat;
-import io.netty.buffer.ByteBufAllocator;
-import org.jspecify.annotations.Nullable;
+import io.micrometer.observation.ObservationRegistry;
 
 /**
  * Many commands written to the connection in one write and one flush (pipelined) by
@@ -32,15 +30,16 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 
 	private final Pipeline<String, EncodedValue> pipeline;
 
-	/** The future of every operation, sent or rejected before sending. */
-	private final List<CompletableFuture<?>> futures = new ArrayList<>();
+	/** The futures of the operations that failed before sending anything. */
+	private final List<CompletableFuture<?>> rejected = new ArrayList<>();
 
-	private boolean executed;
+	ValueBatch(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
+		this(channel.pipeline(), channel.isCluster(), settings);
+	}
 
-	ValueBatch(CommandChannel<String, EncodedValue> channel, ValueFormat<V> format, ByteBufAllocator allocator,
-			UnacknowledgedWrites unacknowledgedWrites, @Nullable NearValues<V> near) {
-		super(format, allocator, channel.isCluster(), unacknowledgedWrites, near);
-		this.pipeline = channel.pipeline();
+	private ValueBatch(Pipeline<String, EncodedValue> pipeline, boolean cluster, TemplateSettings<V> settings) {
+		super(pipeline, cluster, settings, ObservationRegistry.NOOP);
+		this.pipeline = pipeline;
 	}
 
 	/** A batch's reads go to Redis: a fetch others could join would wait for {@link #execute()}. */
@@ -61,30 +60,17 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 	 * @throws IllegalStateException when the batch was already executed
 	 */
 	public CompletableFuture<Void> execute() {
-		checkNotExecuted();
-		this.executed = true;
 		this.pipeline.send();
-		return CompletableFuture.allOf(this.futures.toArray(CompletableFuture[]::new));
-	}
-
-	@Override
-	<T> CompletableFuture<T> submit(TemplateCommand<T> command) {
-		checkNotExecuted();
-		this.futures.add(this.pipeline.add(command));
-		return command;
+		List<CompletableFuture<?>> futures = new ArrayList<>(this.pipeline.commands());
+		futures.addAll(this.rejected);
+		return CompletableFuture.allOf(futures.toArray(CompletableFuture[]::new));
 	}
 
 	@Override
 	<T> CompletableFuture<T> rejected(RuntimeException ex) {
 		CompletableFuture<T> failed = super.rejected(ex);
-		this.futures.add(failed);
+		this.rejected.add(failed);
 		return failed;
-	}
-
-	private void checkNotExecuted() {
-		if (this.executed) {
-			throw new IllegalStateException("The batch was already executed; start a new one");
-		}
 	}
 
 }

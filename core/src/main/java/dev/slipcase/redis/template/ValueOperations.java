@@ -4,14 +4,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Supplier;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
+import dev.slipcase.redis.codec.HeldReply;
+import dev.slipcase.redis.lettuce.CommandSink;
 import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.lettuce.ObservesCommand;
+import dev.slipcase.redis.lettuce.OwnedBuffers;
+import dev.slipcase.redis.lettuce.SlipcaseCommand;
+import dev.slipcase.redis.metrics.ObservedCall;
+import dev.slipcase.redis.metrics.SlipcaseObservationContext;
+import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.output.BooleanOutput;
@@ -21,6 +30,8 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 
@@ -28,8 +39,11 @@ import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
 
 /**
- * The operations of a {@link ValueTemplate}, each returning a {@code CompletableFuture}: sent at
- * once by {@link AsyncValueTemplate}, collected and sent in one write by {@link ValueBatch}.
+ * The operations of a {@link ValueTemplate}, each returning a {@code CompletableFuture}: each
+ * builds one {@link SlipcaseCommand} per Redis command and hands it to a {@link CommandSink}, the
+ * database's {@link dev.slipcase.redis.lettuce.CommandChannel} for {@link AsyncValueTemplate}
+ * (sent at once), a {@link dev.slipcase.redis.lettuce.Pipeline} for {@link ValueBatch} (sent in one
+ * write).
  * <p>
  * Values are serialized on the calling thread into pooled buffers owned by their command, which
  * releases them when it is done (completed, failed or cancelled); a value that cannot be
@@ -59,6 +73,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	 */
 	private static final String PX = "PX";
 
+	/** The commands Lettuce may write again after a reconnect: they change nothing. */
+	private static final Set<CommandType> READS = EnumSet.of(CommandType.GET, CommandType.MGET, CommandType.HGET,
+			CommandType.HMGET, CommandType.GETRANGE, CommandType.EXISTS, CommandType.STRLEN, CommandType.PTTL,
+			CommandType.TTL);
+
 	final ValueFormat<V> format;
 
 	final ByteBufAllocator allocator;
@@ -70,17 +89,45 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** The near tier of {@link #get} and what forgets the keys writes change, or {@code null}. */
 	final @Nullable NearValues<V> near;
 
-	ValueOperations(ValueFormat<V> format, ByteBufAllocator allocator, boolean cluster,
-			UnacknowledgedWrites unacknowledgedWrites, @Nullable NearValues<V> near) {
-		this.format = format;
-		this.allocator = allocator;
+	/** Where the commands go: written at once, or held for one write. */
+	private final CommandSink<String, EncodedValue> sink;
+
+	/** Where each command is observed; a no-op registry observes nothing. */
+	private final ObservationRegistry observations;
+
+	ValueOperations(CommandSink<String, EncodedValue> sink, boolean cluster, TemplateSettings<V> settings,
+			ObservationRegistry observations) {
+		this.sink = sink;
 		this.cluster = cluster;
-		this.unacknowledgedWrites = unacknowledgedWrites;
-		this.near = near;
+		this.format = settings.format();
+		this.allocator = settings.allocator();
+		this.unacknowledgedWrites = settings.unacknowledgedWrites();
+		this.near = settings.nearValues();
+		this.observations = observations;
 	}
 
-	/** Sends {@code command} (or queues it) and returns it, or a future that follows it. */
-	abstract <T> CompletableFuture<T> submit(TemplateCommand<T> command);
+	/**
+	 * Hands {@code command} to the sink and returns it. An observed command is observed from here
+	 * until it completes, the observation current while Lettuce dispatches it, so that Lettuce's
+	 * own command observation nests under it.
+	 */
+	@SuppressWarnings("try")
+	private <T> CompletableFuture<T> submit(SlipcaseCommand<String, EncodedValue, T> command) {
+		if (this.observations.isNoop()) {
+			return this.sink.submit(command);
+		}
+		ObservedCall call = SlipcaseObservationDocumentation.COMMAND.start(this.observations,
+				command.getType().toString(), SlipcaseObservationContext.NO_NAMESPACE, this.format.name());
+		call.storedBytes(command.sentBytes());
+		command.with(new ObservesCommand(call, command.replyOutput()));
+		try (Observation.Scope scope = call.openScope()) {
+			return this.sink.submit(command);
+		}
+		catch (RuntimeException ex) {
+			call.stop(ex);
+			throw ex;
+		}
+	}
 
 	/** An operation that failed before sending anything, such as a value that does not serialize. */
 	<T> CompletableFuture<T> rejected(RuntimeException ex) {
@@ -105,9 +152,13 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		return true;
 	}
 
-	/** {@code write}'s future, the keys it changes forgotten by the near tier before and after. */
-	private <T> CompletableFuture<T> changing(Collection<String> keys, Supplier<CompletableFuture<T>> write) {
-		return (this.near != null) ? this.near.writing(keys, write) : write.get();
+	/**
+	 * {@code command}, the keys it changes forgotten by the near tier now and before it completes,
+	 * so that whoever waits for it reads its write.
+	 */
+	private <T> SlipcaseCommand<String, EncodedValue, T> changing(Collection<String> keys,
+			SlipcaseCommand<String, EncodedValue, T> command) {
+		return (this.near != null) ? command.with(this.near.forgetting(keys)) : command;
 	}
 
 	/** Sets {@code key} to {@code value}, without expiry. */
@@ -170,13 +221,13 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (condition != null) {
 			args.add(condition);
 		}
-		return changing(List.of(key), () -> submit(owning(CommandType.SET, new ConditionalSetOutput(), args, encoded)));
+		return submit(changing(List.of(key), owning(CommandType.SET, new ConditionalSetOutput(), args, encoded)));
 	}
 
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
 	public CompletableFuture<@Nullable V> getAndDelete(String key) {
 		requireKey(key);
-		return changing(List.of(key), () -> submit(
+		return submit(changing(List.of(key),
 				command(CommandType.GETDEL, new DecodedValueOutput<>(this.format, key, null), args().addKey(key))));
 	}
 
@@ -223,19 +274,20 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			throw ex;
 		}
 		KeyGroups slots = slots(keys);
-		return changing(keys, () -> {
-			List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
-			for (int slot = 0; slot < slots.count(); slot++) {
-				CommandArgs<String, EncodedValue> args = args();
-				List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
-				for (int index : slots.positions(slot)) {
-					args.addKey(keys.get(index)).addValue(encoded.get(index));
-					values.add(encoded.get(index));
-				}
-				parts.add(submit(owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values)));
+		List<CompletableFuture<String>> parts = new ArrayList<>(slots.count());
+		for (int slot = 0; slot < slots.count(); slot++) {
+			CommandArgs<String, EncodedValue> args = args();
+			List<EncodedValue> values = new ArrayList<>(slots.positions(slot).length);
+			List<String> slotKeys = new ArrayList<>(slots.positions(slot).length);
+			for (int index : slots.positions(slot)) {
+				args.addKey(keys.get(index)).addValue(encoded.get(index));
+				values.add(encoded.get(index));
+				slotKeys.add(keys.get(index));
 			}
-			return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
-		});
+			parts.add(submit(changing(slotKeys,
+					owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values))));
+		}
+		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
 	}
 
 	/** Deletes {@code keys}; the number of keys that existed. */
@@ -245,7 +297,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	/** Deletes {@code keys}; the number of keys that existed. */
 	public CompletableFuture<Long> delete(Collection<String> keys) {
-		return changing(requireKeys(keys), () -> countPerSlot(CommandType.DEL, keys));
+		return countPerSlot(CommandType.DEL, keys);
 	}
 
 	/** How many of {@code keys} exist (a key named twice counts twice, as in Redis). */
@@ -266,8 +318,10 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		KeyGroups slots = slots(ordered);
 		CompletableFuture<Long> total = CompletableFuture.completedFuture(0L);
 		for (int slot = 0; slot < slots.count(); slot++) {
-			CompletableFuture<Long> part = submit(command(type, new IntegerOutput<>(EncodedValueCodec.INSTANCE),
-					args().addKeys(slots.select(slot, ordered))));
+			List<String> slotKeys = slots.select(slot, ordered);
+			SlipcaseCommand<String, EncodedValue, Long> command = command(type,
+					new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKeys(slotKeys));
+			CompletableFuture<Long> part = submit((type == CommandType.DEL) ? changing(slotKeys, command) : command);
 			total = total.thenCombine(part, Long::sum);
 		}
 		return total;
@@ -284,7 +338,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	/** Adds {@code delta} to the integer at {@code key} ({@code INCRBY}); the new value. */
 	public CompletableFuture<Long> incrementBy(String key, long delta) {
 		requireKey(key);
-		return changing(List.of(key), () -> submit(command(CommandType.INCRBY,
+		return submit(changing(List.of(key), command(CommandType.INCRBY,
 				new IntegerOutput<>(EncodedValueCodec.INSTANCE), args().addKey(key).add(delta))));
 	}
 
@@ -326,8 +380,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			}
 			throw ex;
 		}
-		return changing(List.of(key),
-				() -> submit(owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded)));
+		return submit(changing(List.of(key),
+				owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded)));
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
@@ -425,15 +479,29 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		}
 	}
 
-	private <T> TemplateCommand<T> command(CommandType type, CommandOutput<String, EncodedValue, T> output,
-			CommandArgs<String, EncodedValue> args) {
-		return new TemplateCommand<>(type, output, args, null, this.unacknowledgedWrites);
+	/**
+	 * The command {@code type}: a read, or a write sent at most once unless the template
+	 * {@linkplain UnacknowledgedWrites#RESEND resends}; owning the reply an output holds for the caller.
+	 */
+	private <T> SlipcaseCommand<String, EncodedValue, T> command(CommandType type,
+			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args) {
+		SlipcaseCommand<String, EncodedValue, T> command = (this.unacknowledgedWrites == UnacknowledgedWrites.RESEND
+				|| READS.contains(type)) ? SlipcaseCommand.read(type, output, args)
+						: SlipcaseCommand.write(type, output, args);
+		return (output instanceof HeldReply held) ? command.with(OwnedBuffers.of(held)) : command;
 	}
 
-	/** A command that owns {@code owned} (an {@link EncodedValue} or a list of them) and releases it when done. */
-	private <T> TemplateCommand<T> owning(CommandType type, CommandOutput<String, EncodedValue, T> output,
-			CommandArgs<String, EncodedValue> args, Object owned) {
-		return new TemplateCommand<>(type, output, args, owned, this.unacknowledgedWrites);
+	/** A command that owns {@code value} and releases it when done. */
+	private <T> SlipcaseCommand<String, EncodedValue, T> owning(CommandType type,
+			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args, EncodedValue value) {
+		return command(type, output, args).with(OwnedBuffers.of(value));
+	}
+
+	/** A command that owns {@code values} and releases them when done. */
+	private <T> SlipcaseCommand<String, EncodedValue, T> owning(CommandType type,
+			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args,
+			List<EncodedValue> values) {
+		return command(type, output, args).with(OwnedBuffers.of(values));
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -59,9 +59,9 @@ class PipelineTests {
 	@Test
 	void commandsSentTogetherEachCompleteWithTheirReply() {
 		Pipeline<byte[], byte[]> pipeline = new Pipeline<>(connections, 0);
-		CompletableFuture<String> set = pipeline.add(BinaryCommands.setIfAbsent(bytes("k"), bytes("v")));
-		CompletableFuture<byte[]> get = pipeline.add(BinaryCommands.get(bytes("k")));
-		CompletableFuture<Long> missing = pipeline.add(BinaryCommands.exists(bytes("missing")));
+		CompletableFuture<String> set = pipeline.submit(BinaryCommands.setIfAbsent(bytes("k"), bytes("v")));
+		CompletableFuture<byte[]> get = pipeline.submit(BinaryCommands.get(bytes("k")));
+		CompletableFuture<Long> missing = pipeline.submit(BinaryCommands.exists(bytes("missing")));
 		assertThat(pipeline.size()).isEqualTo(3);
 		pipeline.send();
 		Await.all(List.of(set, get, missing), WAIT, "test", null);
@@ -90,7 +90,7 @@ class PipelineTests {
 		CompletableFuture<String> reply = pipeline.script(script, () -> new StatusOutput<>(ByteArrayCodec.INSTANCE),
 				List.of(bytes("k")), (argv) -> {
 				});
-		CompletableFuture<byte[]> after = pipeline.add(BinaryCommands.get(bytes("k")));
+		CompletableFuture<byte[]> after = pipeline.submit(BinaryCommands.get(bytes("k")));
 		reply.cancel(false);
 		pipeline.send();
 		assertThat(Await.result(after, WAIT, "test", null)).isNull();
@@ -104,8 +104,8 @@ class PipelineTests {
 		try (ConnectionHolder<byte[], byte[]> unreachable = ConnectionHolder.opening(
 				Connectors.of(client, nowhere, ByteArrayCodec.INSTANCE), ByteArrayCodec.INSTANCE, false, 0, WAIT)) {
 			Pipeline<byte[], byte[]> pipeline = new Pipeline<>(unreachable, 0);
-			CompletableFuture<byte[]> first = pipeline.add(BinaryCommands.get(bytes("a")));
-			CompletableFuture<Long> second = pipeline.add(BinaryCommands.exists(bytes("b")));
+			CompletableFuture<byte[]> first = pipeline.submit(BinaryCommands.get(bytes("a")));
+			CompletableFuture<Long> second = pipeline.submit(BinaryCommands.exists(bytes("b")));
 			pipeline.send();
 			assertThat(first).failsWithin(WAIT).withThrowableThat().havingCause().isInstanceOf(RedisConnectionException.class);
 			assertThat(second).failsWithin(WAIT).withThrowableThat().havingCause().isInstanceOf(RedisConnectionException.class);

@@ -1,0 +1,218 @@
+package dev.slipcase.redis.lettuce;
+
+import java.util.Arrays;
+import java.util.concurrent.CancellationException;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.AsyncCommand;
+import io.lettuce.core.protocol.Command;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The command every Slipcase template sends: Lettuce's {@code AsyncCommand}, a
+ * {@linkplain #write write} reaching Redis at most once ({@link ReplayGuard}), and
+ * {@link CommandStep}s that each do one more job when it ends, whichever way it ends (a reply, an
+ * error reply, a failure, a cancellation, or a caller completing it itself). Steps run in the order
+ * added: {@link CommandStep#beforeCompletion} before the future completes, so that a caller woken by
+ * it finds their work done, {@link CommandStep#afterCompletion} once it is done, when Lettuce no
+ * longer writes it (see {@link OwnedBuffers}). Steps are added before the command is dispatched,
+ * which publishes them to the event loop.
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ * @param <T> the type of the reply
+ */
+public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
+
+	private static final CommandStep[] NO_STEPS = {};
+
+	/** Keeps a write from reaching Redis twice, or {@code null} for a read. */
+	private final @Nullable ReplayGuard<K, V, T> guard;
+
+	private CommandStep[] steps = NO_STEPS;
+
+	private SlipcaseCommand(ProtocolKeyword type, CommandOutput<K, V, T> output, CommandArgs<K, V> args,
+			@Nullable ReplayGuard<K, V, T> guard) {
+		super(new Command<>(type, (guard != null) ? guard.output() : output, args));
+		this.guard = guard;
+	}
+
+	/**
+	 * A command that changes nothing: Lettuce writes it again after a reconnect when it got no
+	 * reply to it (at least once).
+	 * @param type the command, never {@code null}
+	 * @param output reads the reply, never {@code null}
+	 * @param args the arguments, never {@code null}
+	 */
+	public static <K, V, T> SlipcaseCommand<K, V, T> read(ProtocolKeyword type, CommandOutput<K, V, T> output,
+			CommandArgs<K, V> args) {
+		return new SlipcaseCommand<>(type, output, args, null);
+	}
+
+	/**
+	 * A command that reaches Redis at most once: when Lettuce would write it again after a
+	 * reconnect without having read a reply to it, it fails with an
+	 * {@link UnacknowledgedWriteException} instead, and so does one whose connection failed after it
+	 * was written ({@link ReplayGuard}).
+	 * @param type the command, never {@code null}
+	 * @param output reads the reply, never {@code null}
+	 * @param args the arguments, never {@code null}
+	 */
+	public static <K, V, T> SlipcaseCommand<K, V, T> write(ProtocolKeyword type, CommandOutput<K, V, T> output,
+			CommandArgs<K, V> args) {
+		return new SlipcaseCommand<>(type, output, args, ReplayGuard.of(output));
+	}
+
+	/** A write of {@code block}, its {@code MULTI} when {@code opensBlock}: goes out only with its block. */
+	static <K, V, T> SlipcaseCommand<K, V, T> inBlock(TransactionBlock block, boolean opensBlock, ProtocolKeyword type,
+			CommandOutput<K, V, T> output, CommandArgs<K, V> args) {
+		return new SlipcaseCommand<>(type, output, args, ReplayGuard.inBlock(output, block, opensBlock));
+	}
+
+	/**
+	 * Adds {@code step}, run after the steps added before it. Only before the command is dispatched.
+	 * @return this command
+	 */
+	public SlipcaseCommand<K, V, T> with(CommandStep step) {
+		CommandStep[] more = Arrays.copyOf(this.steps, this.steps.length + 1);
+		more[this.steps.length] = step;
+		this.steps = more;
+		return this;
+	}
+
+	/** The output that reads the reply: never the {@link ReplayGuard}'s, which hands the reply to it. */
+	public CommandOutput<K, V, T> replyOutput() {
+		return (this.guard != null) ? this.guard.delegate() : getOutput();
+	}
+
+	/** The bytes of the values this command sends, as its {@link OwnedBuffers} count them. */
+	public long sentBytes() {
+		long bytes = 0;
+		for (CommandStep step : this.steps) {
+			if (step instanceof OwnedBuffers owned) {
+				bytes += owned.sentBytes();
+			}
+		}
+		return bytes;
+	}
+
+	/**
+	 * Makes sure a write is never written, unless it already was, atomically with its writing (a
+	 * timeout may complete it on another thread while the event loop is about to write it): once
+	 * this returns {@code true}, Redis cannot see it.
+	 * @return {@code true} when it was never written and now never will be; {@code false} for a
+	 * read, which Lettuce may write whatever happens
+	 */
+	public boolean abandonIfUnsent() {
+		return this.guard != null && this.guard.abandonIfUnsent();
+	}
+
+	/**
+	 * Makes this write one of {@code block}'s, before it is dispatched.
+	 * @return {@code false} when it is a read or already belongs to a block
+	 */
+	boolean joinBlock(TransactionBlock block) {
+		return this.guard != null && this.guard.joinBlock(block);
+	}
+
+	@Override
+	public void encode(ByteBuf buf) {
+		if (this.guard != null && this.guard.replaceOnReplay(buf)) {
+			return;
+		}
+		super.encode(buf);
+	}
+
+	/**
+	 * Reads the reply with {@code output} from now on, through the guard of a write: Lettuce gives
+	 * {@code EXEC} the output of its transaction this way when it dispatches it.
+	 */
+	@Override
+	public void setOutput(CommandOutput<K, V, T> output) {
+		if (this.guard != null) {
+			this.guard.delegateTo(output);
+		}
+		else {
+			super.setOutput(output);
+		}
+	}
+
+	/** Lettuce read the reply: completes with it, or fails when {@code PING} went in the command's place. */
+	@Override
+	public void complete() {
+		Exception instead = (this.guard != null) ? this.guard.failureOnReply(getType().toString()) : null;
+		if (instead != null) {
+			completeExceptionally(instead);
+			return;
+		}
+		super.complete();
+	}
+
+	/** Completes with the reply, or fails with an error reply, the steps around it. */
+	@Override
+	protected void completeResult() {
+		CommandOutput<K, V, T> output = getOutput();
+		if (output == null || !output.hasError()) {
+			super.completeResult(); // complete(T), below
+			return;
+		}
+		// Lettuce makes the exception the future fails with (a subclass for some errors); the steps
+		// see what it says
+		String error = output.getError();
+		beforeCompletion(new RedisCommandExecutionException((error != null) ? error : "ERR"));
+		super.completeResult();
+		afterCompletion();
+	}
+
+	@Override
+	public boolean complete(T value) {
+		beforeCompletion(null);
+		boolean completed = super.complete(value);
+		afterCompletion();
+		return completed;
+	}
+
+	/**
+	 * Fails the command with {@code ex}, or, for a write written on a connection that {@code ex}
+	 * says failed, with an {@link UnacknowledgedWriteException} ({@link ReplayGuard#failureOf}).
+	 */
+	@Override
+	public boolean completeExceptionally(Throwable ex) {
+		Throwable failure = (this.guard != null) ? this.guard.failureOf(getType().toString(), ex) : ex;
+		beforeCompletion(failure);
+		boolean completed = super.completeExceptionally(failure);
+		afterCompletion();
+		return completed;
+	}
+
+	@Override
+	public boolean cancel(boolean mayInterruptIfRunning) {
+		beforeCompletion(new CancellationException());
+		boolean cancelled = super.cancel(mayInterruptIfRunning);
+		afterCompletion();
+		return cancelled;
+	}
+
+	private void beforeCompletion(@Nullable Throwable failure) {
+		if (isDone()) {
+			return;
+		}
+		for (CommandStep step : this.steps) {
+			step.beforeCompletion(failure);
+		}
+	}
+
+	private void afterCompletion() {
+		if (!isDone()) {
+			return;
+		}
+		for (CommandStep step : this.steps) {
+			step.afterCompletion(this);
+		}
+	}
+
+}
