@@ -8,9 +8,13 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.serializer.SlipcaseSerializers;
+import dev.slipcase.redis.serializer.Utf8StringFormat;
+import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
@@ -29,12 +33,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 import org.springframework.data.redis.serializer.GenericToStringSerializer;
+import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.StringRedisSerializer;
 
 /**
  * Single get, set and increment, and 100-key multi-get and multi-set, through the sharded template
- * ({@code store=sharded}) side by side with plain {@code GET}, {@code SET}, {@code INCR},
- * {@code MGET} and {@code MSET} ({@code store=plain}) on Lettuce connections from the same client,
+ * ({@code store=sharded}, {@code sharded-slipcase}) side by side with plain {@code GET}, {@code SET},
+ * {@code INCR}, {@code MGET} and {@code MSET}, raw ({@code store=plain}) and through
+ * {@code ValueTemplate} ({@code store=template}), on Lettuce connections from the same client,
  * each against a fresh Redis of its own (7.0 or 8.0) holding {@code keyCount} keys of 20-byte
  * values (10,000; {@code -p keyCount=1000000} for the large case) and 1,000 counters.
  * <pre>java -jar benchmarks/target/benchmarks.jar ShardedTemplateBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
@@ -54,7 +60,12 @@ public class ShardedTemplateBenchmark {
 
 	private static final int COUNTERS = 1000;
 
-	@Param({ "plain", "sharded" })
+	/**
+	 * {@code plain}: raw Lettuce; {@code template}: {@code ValueTemplate} with Slipcase's UTF-8
+	 * format; {@code sharded}: the sharded template with Spring's string serializers;
+	 * {@code sharded-slipcase}: with Slipcase's.
+	 */
+	@Param({ "plain", "template", "sharded", "sharded-slipcase" })
 	public String store;
 
 	/** The keys each server holds: 10,000 in the suite; {@code -p keys=1000000} for the large case. */
@@ -89,8 +100,16 @@ public class ShardedTemplateBenchmark {
 		this.server.flushAll();
 		this.client = RedisClient.create(this.server.endpoint().uri());
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
-		this.target = "plain".equals(this.store) ? new PlainStore(this.connection.sync())
-				: new ShardedStore(ShardedTemplates.create(this.client));
+		this.target = switch (this.store) {
+			case "plain" -> new PlainStore(this.connection.sync());
+			case "template" -> new TemplateStore(ValueTemplate.create(this.client, RedisURI.create(this.server.endpoint().uri()),
+					Utf8StringFormat.INSTANCE));
+			case "sharded" -> new ShardedStore(ShardedTemplates.create(this.client), StringRedisSerializer.UTF_8,
+					new GenericToStringSerializer<>(Long.class));
+			case "sharded-slipcase" -> new ShardedStore(ShardedTemplates.create(this.client), SlipcaseSerializers.string(),
+					SlipcaseSerializers.longs());
+			default -> throw new IllegalArgumentException("Unknown store " + this.store);
+		};
 		SplittableRandom random = new SplittableRandom(7);
 		this.value = MemoryCase.randomText(random, 20);
 		this.keys = new String[this.keyCount];
@@ -241,7 +260,58 @@ public class ShardedTemplateBenchmark {
 
 	}
 
-	/** The sharded template, values as UTF-8 strings. */
+	/** {@code ValueTemplate}, values as UTF-8 strings: {@code GET}, {@code SET}, {@code INCRBY}, {@code MGET}, {@code MSET}. */
+	private static final class TemplateStore implements Store {
+
+		private final ValueTemplate<String> template;
+
+		TemplateStore(ValueTemplate<String> template) {
+			this.template = template;
+		}
+
+		@Override
+		public Object get(String key) {
+			return this.template.get(key);
+		}
+
+		@Override
+		public Object set(String key, String value) {
+			this.template.set(key, value);
+			return this.template;
+		}
+
+		@Override
+		public Object multiGet(List<String> keys) {
+			return this.template.mget(keys);
+		}
+
+		@Override
+		public Object increment(String key) {
+			return this.template.incrementBy(key, 1);
+		}
+
+		@Override
+		public void loadCounters(String[] keys) {
+			Map<String, String> zeros = new LinkedHashMap<>();
+			for (String key : keys) {
+				zeros.put(key, "0");
+			}
+			this.template.mset(zeros);
+		}
+
+		@Override
+		public void multiSet(Map<String, String> values) {
+			this.template.mset(values);
+		}
+
+		@Override
+		public void close() {
+			this.template.close();
+		}
+
+	}
+
+	/** The sharded template, values as UTF-8 strings and counters as decimal numbers. */
 	private static final class ShardedStore implements Store {
 
 		private final ShardedTemplates templates;
@@ -250,12 +320,12 @@ public class ShardedTemplateBenchmark {
 
 		private final ShardedTemplate<Long> counters;
 
-		ShardedStore(ShardedTemplates templates) {
+		ShardedStore(ShardedTemplates templates, RedisSerializer<String> strings, RedisSerializer<Long> numbers) {
 			this.templates = templates;
 			this.counters = templates.template(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:").build(),
-					new GenericToStringSerializer<>(Long.class));
+					numbers);
 			this.template = templates.template(ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").build(),
-					StringRedisSerializer.UTF_8);
+					strings);
 		}
 
 		@Override

@@ -136,6 +136,9 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 
 	/** Completes once every reply completed, successfully or not, as {@link Await#settled} returns. */
 	public static CompletableFuture<Void> settled(Collection<? extends CompletableFuture<?>> replies) {
+		if (replies.size() == 1) {
+			return replies.iterator().next().handle((value, failure) -> null);
+		}
 		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).handle((value, failure) -> null);
 	}
 

@@ -21,6 +21,12 @@ import org.jspecify.annotations.Nullable;
  */
 public final class KeyGroups {
 
+	/** No positions, no group. */
+	private static final KeyGroups NONE = new KeyGroups(0, List.of());
+
+	/** One position in one group: a single key, the most common call. */
+	private static final KeyGroups ONE = new KeyGroups(1, List.<int[]>of(new int[] { 0 }));
+
 	private final int size;
 
 	private final List<int[]> groups;
@@ -32,6 +38,9 @@ public final class KeyGroups {
 
 	/** All {@code size} positions in one group (none when {@code size} is 0). */
 	public static KeyGroups all(int size) {
+		if (size <= 1) {
+			return (size == 1) ? ONE : NONE;
+		}
 		int[] all = new int[size];
 		Arrays.setAll(all, (i) -> i);
 		return new KeyGroups(size, (size > 0) ? List.of(all) : List.of());
@@ -53,6 +62,9 @@ public final class KeyGroups {
 	 */
 	public static <T> KeyGroups by(List<T> items, IntPredicate included, Function<? super T, ?> classifier) {
 		int size = items.size();
+		if (size == 1 && included.test(0)) {
+			return ONE;
+		}
 		Map<Object, Integer> ids = new HashMap<>();
 		int[] groupOf = new int[size];
 		int[] counts = new int[size];
@@ -96,9 +108,15 @@ public final class KeyGroups {
 		return this.groups.get(group);
 	}
 
-	/** The items at the positions of {@code group}, in the caller's order. */
+	/**
+	 * The items at the positions of {@code group}, in the caller's order: {@code items} itself when
+	 * the group holds every position; do not modify.
+	 */
 	public <T> List<T> select(int group, List<T> items) {
 		int[] positions = this.groups.get(group);
+		if (this.groups.size() == 1 && positions.length == this.size && this.size == items.size()) {
+			return items;
+		}
 		List<T> selected = new ArrayList<>(positions.length);
 		for (int position : positions) {
 			selected.add(items.get(position));

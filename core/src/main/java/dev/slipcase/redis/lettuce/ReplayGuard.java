@@ -15,8 +15,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What makes a {@link SlipcaseCommand} reach Redis at most once. Lettuce writes a command again
  * after a reconnect when it got no reply to it (at-least-once): right for a read, wrong for a write
- * that must not be applied twice, such as an increment. The command reads its reply through
- * {@link #output()} and asks {@link #replaceOnReplay} first thing in its {@code encode}: the
+ * that must not be applied twice, such as an increment. The guard is the output the command reads
+ * its reply through (it hands the reply to the command's own, noting a redirection), and the
+ * command asks {@link #replaceOnReplay} first thing in its {@code encode}: the
  * second time, this writes {@code PING} in its place, swallows that reply, and
  * {@link #failureOnReply} gives the failure to complete the command with, the write's outcome being
  * unknown. A cluster redirection ({@code MOVED}, {@code ASK}) is a reply saying the command was not
@@ -31,11 +32,18 @@ import org.jspecify.annotations.Nullable;
  * @param <V> the value type of the codec
  * @param <T> the type of the reply
  */
-final class ReplayGuard<K, V, T> {
+final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 
 	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
 
-	private final RedirectWatchingOutput<K, V, T> output;
+	/** The command's own output, which this hands the reply to. */
+	private CommandOutput<K, V, T> delegate;
+
+	/** A reply said the command was redirected ({@code MOVED}, {@code ASK}): not applied. */
+	private boolean redirected;
+
+	/** {@code PING} went in the command's place: its reply is swallowed. */
+	private boolean discarding;
 
 	/** Never written yet. */
 	private static final int UNSENT = 0;
@@ -59,8 +67,11 @@ final class ReplayGuard<K, V, T> {
 	/** Whether the command is its block's {@code MULTI}, which decides for the block. */
 	private final boolean opensBlock;
 
+	@SuppressWarnings("unchecked")
 	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock) {
-		this.output = new RedirectWatchingOutput<>(output);
+		// the codec is never used: every method hands over to the delegate
+		super((RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE, null);
+		this.delegate = output;
 		this.block = block;
 		this.opensBlock = opensBlock;
 	}
@@ -91,19 +102,14 @@ final class ReplayGuard<K, V, T> {
 		return true;
 	}
 
-	/** The output the command must read its reply with: it hands everything to the command's own. */
-	CommandOutput<K, V, T> output() {
-		return this.output;
-	}
-
-	/** The command's own output, which the guard's hands the reply to. */
+	/** The command's own output, which the guard hands the reply to. */
 	CommandOutput<K, V, T> delegate() {
-		return this.output.delegate;
+		return this.delegate;
 	}
 
 	/** Replaces the command's own output (Lettuce hands {@code EXEC} its transaction's this way). */
 	void delegateTo(CommandOutput<K, V, T> output) {
-		this.output.delegate = output;
+		this.delegate = output;
 	}
 
 	/**
@@ -119,12 +125,12 @@ final class ReplayGuard<K, V, T> {
 			writePing(buf); // never written: its reply is that PING's, and it fails as given up
 			return true;
 		}
-		if ((now == SENT && !this.output.redirected) || now == ABANDONED
+		if ((now == SENT && !this.redirected) || now == ABANDONED
 				|| (now == UNSENT && !STATE.compareAndSet(this, UNSENT, SENT))) {
 			writePing(buf);
 			return true;
 		}
-		this.output.redirected = false;
+		this.redirected = false;
 		return false;
 	}
 
@@ -139,7 +145,7 @@ final class ReplayGuard<K, V, T> {
 
 	/** Writes {@code PING} in the command's place and swallows its reply. */
 	private void writePing(ByteBuf buf) {
-		this.output.discarding = true;
+		this.discarding = true;
 		buf.writeBytes(PING);
 	}
 
@@ -149,7 +155,7 @@ final class ReplayGuard<K, V, T> {
 	 * @param name the command, for the message
 	 */
 	@Nullable Exception failureOnReply(String name) {
-		if (!this.output.discarding) {
+		if (!this.discarding) {
 			return null;
 		}
 		if (this.state != SENT) {
@@ -181,144 +187,123 @@ final class ReplayGuard<K, V, T> {
 				+ cause + "): it may or may not have been applied, and it was not sent again", failure);
 	}
 
-	/**
-	 * Hands the reply to the command's own output and notes a redirection; once the command was
-	 * replaced by {@code PING}, swallows that reply instead.
-	 */
-	private static final class RedirectWatchingOutput<K, V, T> extends CommandOutput<K, V, T> {
+	@Override
+	public T get() {
+		return this.delegate.get();
+	}
 
-		private CommandOutput<K, V, T> delegate;
-
-		private boolean redirected;
-
-		private boolean discarding;
-
-		@SuppressWarnings("unchecked")
-		RedirectWatchingOutput(CommandOutput<K, V, T> delegate) {
-			// the codec is never used: every method hands over to the delegate
-			super((RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE, null);
-			this.delegate = delegate;
+	@Override
+	public void set(@Nullable ByteBuffer bytes) {
+		if (!this.discarding) {
+			this.delegate.set(bytes);
 		}
+	}
 
-		@Override
-		public T get() {
-			return this.delegate.get();
+	@Override
+	public void setSingle(@Nullable ByteBuffer bytes) {
+		if (!this.discarding) {
+			this.delegate.setSingle(bytes);
 		}
+	}
 
-		@Override
-		public void set(@Nullable ByteBuffer bytes) {
-			if (!this.discarding) {
-				this.delegate.set(bytes);
-			}
+	@Override
+	public void setBigNumber(@Nullable ByteBuffer bytes) {
+		if (!this.discarding) {
+			this.delegate.setBigNumber(bytes);
 		}
+	}
 
-		@Override
-		public void setSingle(@Nullable ByteBuffer bytes) {
-			if (!this.discarding) {
-				this.delegate.setSingle(bytes);
-			}
+	@Override
+	public void set(long integer) {
+		if (!this.discarding) {
+			this.delegate.set(integer);
 		}
+	}
 
-		@Override
-		public void setBigNumber(@Nullable ByteBuffer bytes) {
-			if (!this.discarding) {
-				this.delegate.setBigNumber(bytes);
-			}
+	@Override
+	public void set(double number) {
+		if (!this.discarding) {
+			this.delegate.set(number);
 		}
+	}
 
-		@Override
-		public void set(long integer) {
-			if (!this.discarding) {
-				this.delegate.set(integer);
-			}
+	@Override
+	public void set(boolean value) {
+		if (!this.discarding) {
+			this.delegate.set(value);
 		}
+	}
 
-		@Override
-		public void set(double number) {
-			if (!this.discarding) {
-				this.delegate.set(number);
-			}
+	@Override
+	public void setError(@Nullable ByteBuffer error) {
+		setError((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
+	}
+
+	@Override
+	public void setError(@Nullable String error) {
+		if (error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "))) {
+			this.redirected = true;
 		}
-
-		@Override
-		public void set(boolean value) {
-			if (!this.discarding) {
-				this.delegate.set(value);
-			}
+		if (!this.discarding) {
+			this.delegate.setError(error);
 		}
+	}
 
-		@Override
-		public void setError(@Nullable ByteBuffer error) {
-			setError((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
+	@Override
+	public boolean hasError() {
+		return this.delegate.hasError();
+	}
+
+	@Override
+	public @Nullable String getError() {
+		return this.delegate.getError();
+	}
+
+	@Override
+	public void complete(int depth) {
+		if (!this.discarding) {
+			this.delegate.complete(depth);
 		}
+	}
 
-		@Override
-		public void setError(@Nullable String error) {
-			if (error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "))) {
-				this.redirected = true;
-			}
-			if (!this.discarding) {
-				this.delegate.setError(error);
-			}
+	@Override
+	public void multi(int count) {
+		if (!this.discarding) {
+			this.delegate.multi(count);
 		}
+	}
 
-		@Override
-		public boolean hasError() {
-			return this.delegate.hasError();
+	@Override
+	public void multiArray(int count) {
+		if (!this.discarding) {
+			this.delegate.multiArray(count);
 		}
+	}
 
-		@Override
-		public @Nullable String getError() {
-			return this.delegate.getError();
+	@Override
+	public void multiPush(int count) {
+		if (!this.discarding) {
+			this.delegate.multiPush(count);
 		}
+	}
 
-		@Override
-		public void complete(int depth) {
-			if (!this.discarding) {
-				this.delegate.complete(depth);
-			}
+	@Override
+	public void multiMap(int count) {
+		if (!this.discarding) {
+			this.delegate.multiMap(count);
 		}
+	}
 
-		@Override
-		public void multi(int count) {
-			if (!this.discarding) {
-				this.delegate.multi(count);
-			}
+	@Override
+	public void multiSet(int count) {
+		if (!this.discarding) {
+			this.delegate.multiSet(count);
 		}
+	}
 
-		@Override
-		public void multiArray(int count) {
-			if (!this.discarding) {
-				this.delegate.multiArray(count);
-			}
-		}
-
-		@Override
-		public void multiPush(int count) {
-			if (!this.discarding) {
-				this.delegate.multiPush(count);
-			}
-		}
-
-		@Override
-		public void multiMap(int count) {
-			if (!this.discarding) {
-				this.delegate.multiMap(count);
-			}
-		}
-
-		@Override
-		public void multiSet(int count) {
-			if (!this.discarding) {
-				this.delegate.multiSet(count);
-			}
-		}
-
-		@Override
-		public String toString() {
-			return this.delegate.toString();
-		}
-
+	@Override
+	public String toString() {
+		return this.delegate.toString();
 	}
 
 }

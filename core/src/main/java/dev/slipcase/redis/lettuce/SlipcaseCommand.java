@@ -35,9 +35,9 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	private CommandStep[] steps = NO_STEPS;
 
-	private SlipcaseCommand(ProtocolKeyword type, CommandOutput<K, V, T> output, CommandArgs<K, V> args,
+	private SlipcaseCommand(ProtocolKeyword type, CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args,
 			@Nullable ReplayGuard<K, V, T> guard) {
-		super(new Command<>(type, (guard != null) ? guard.output() : output, args));
+		super(new Command<>(type, (guard != null) ? guard : output, args));
 		this.guard = guard;
 	}
 
@@ -67,9 +67,12 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		return new SlipcaseCommand<>(type, output, args, ReplayGuard.of(output));
 	}
 
-	/** A write of {@code block}, its {@code MULTI} when {@code opensBlock}: goes out only with its block. */
+	/**
+	 * A write of {@code block}, its {@code MULTI} when {@code opensBlock}: goes out only with its
+	 * block. {@code args} may be {@code null} for a command without arguments.
+	 */
 	static <K, V, T> SlipcaseCommand<K, V, T> inBlock(TransactionBlock block, boolean opensBlock, ProtocolKeyword type,
-			CommandOutput<K, V, T> output, CommandArgs<K, V> args) {
+			CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args) {
 		return new SlipcaseCommand<>(type, output, args, ReplayGuard.inBlock(output, block, opensBlock));
 	}
 

@@ -1,5 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -57,14 +58,16 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 			List<? extends SlipcaseCommand<K, V, ?>> commands) {
 		RedisCodec<K, V> codec = this.connections.codec();
 		TransactionBlock decision = new TransactionBlock();
+		// no arguments, as Lettuce's own MULTI and EXEC; Lettuce replaces EXEC's output with the
+		// transaction's own when it dispatches it
 		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.inBlock(decision, true, CommandType.MULTI,
-				new StatusOutput<>(codec), new CommandArgs<>(codec));
-		// Lettuce replaces the output with the transaction's own when it dispatches EXEC
+				new StatusOutput<>(codec), null);
 		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.inBlock(decision, false, CommandType.EXEC,
-				new MultiOutput<>(codec), new CommandArgs<>(codec));
+				new MultiOutput<>(codec), null);
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
-		for (SlipcaseCommand<K, V, ?> command : commands) {
+		for (int i = 0; i < commands.size(); i++) {
+			SlipcaseCommand<K, V, ?> command = commands.get(i);
 			if (!command.joinBlock(decision)) {
 				throw new IllegalArgumentException("A block's commands are each used in one block only");
 			}
@@ -80,24 +83,36 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				result.complete(reply);
 			}
 		});
-		connectionFor(database, slotKey).whenComplete((connection, ex) -> {
+		OrderedDispatcher<K, V> dispatcher = this.connections.dispatcher(database);
+		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
+				&& dispatcher.join() instanceof StatefulRedisConnection<K, V> open) {
+			withoutCommandTimeout(open);
+			OrderedDispatcher.sendTogether(open, block, open); // open and standalone: no future to wait for
+			return result;
+		}
+		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
 			if (ex != null) {
 				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
 				return;
 			}
+			withoutCommandTimeout(connection);
 			OrderedDispatcher.sendTogether(connection, block, connection);
 		});
 		return result;
 	}
 
-	/** A command for {@link #execute}: sent at most once, and only with its whole block. */
+	/**
+	 * A command for {@link #execute}: sent at most once, and only with its whole block. Give it no
+	 * {@link CommandStep}: a command of a block given up or replayed may never complete (Lettuce
+	 * waits for its part of the {@code EXEC} reply), so what it owns belongs to the block's caller.
+	 */
 	public static <K, V, T> SlipcaseCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
 		return SlipcaseCommand.write(type, output, args);
 	}
 
-	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(int database, K slotKey) {
-		return this.connections.dispatcher(database).thenCompose((connection) -> {
+	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(OrderedDispatcher<K, V> dispatcher, K slotKey) {
+		return dispatcher.thenCompose((connection) -> {
 			if (connection instanceof StatefulRedisClusterConnection<K, V> cluster) {
 				int slot = SlotHash.getSlot(this.connections.codec().encodeKey(slotKey));
 				RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
@@ -108,6 +123,19 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 			}
 			return CompletableFuture.completedFuture(standalone(connection));
 		});
+	}
+
+	/**
+	 * Turns Lettuce's own command timeout off on a connection of the lane, where the client keeps
+	 * Lettuce's default timeout source (which follows the connection's timeout): the lane's callers
+	 * wait with a timeout of their own and give a block up themselves ({@link CallSteps}), and
+	 * Lettuce's would start a timer per command of every block and fail a timed-out command on a
+	 * thread of its own.
+	 */
+	private static void withoutCommandTimeout(StatefulConnection<?, ?> connection) {
+		if (!connection.getTimeout().isZero()) {
+			connection.setTimeout(Duration.ZERO);
+		}
 	}
 
 	@SuppressWarnings("unchecked")

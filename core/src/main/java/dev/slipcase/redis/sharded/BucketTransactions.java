@@ -86,17 +86,16 @@ final class BucketTransactions {
 					blocks.select(block, places), ttlMode, ttlMillis);
 			results.add(steps.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands)));
 		}
-		String action = "write " + locations.size() + " keys of namespace '" + this.namespace.name() + "'";
-		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, action));
+		int keys = locations.size();
+		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, keys));
 	}
 
 	/**
 	 * The positions of the values whose block Redis did not apply.
 	 * @throws RedisSystemException when a block ran and Redis refused one of its commands
 	 */
-	private List<Integer> refused(KeyGroups blocks, List<CompletableFuture<TransactionResult>> results,
-			String action) {
-		List<Integer> refused = new ArrayList<>(0);
+	private List<Integer> refused(KeyGroups blocks, List<CompletableFuture<TransactionResult>> results, int keys) {
+		List<Integer> refused = List.of();
 		for (int block = 0; block < blocks.count(); block++) {
 			CompletableFuture<TransactionResult> result = results.get(block);
 			if (result.isCompletedExceptionally()) {
@@ -105,7 +104,11 @@ final class BucketTransactions {
 					// the connection failed or timed out, the reply was lost (a replay of a block
 					// that may have run), EXEC was refused for another reason, or the call was given
 					// up: whether the block ran is unknown, so it is never written another way
-					throw RedisFailures.translate(failure, action);
+					throw RedisFailures.translate(failure,
+							"write " + keys + " keys of namespace '" + this.namespace.name() + "'");
+				}
+				if (refused.isEmpty()) {
+					refused = new ArrayList<>();
 				}
 				for (int position : blocks.positions(block)) {
 					refused.add(position);

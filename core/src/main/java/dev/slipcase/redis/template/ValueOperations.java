@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 import dev.slipcase.redis.codec.EncodedValue;
@@ -18,9 +16,6 @@ import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.ObservesCommand;
 import dev.slipcase.redis.lettuce.OwnedBuffers;
 import dev.slipcase.redis.lettuce.SlipcaseCommand;
-import dev.slipcase.redis.metrics.ObservedCall;
-import dev.slipcase.redis.metrics.SlipcaseObservationContext;
-import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.ValueFormat;
 import io.lettuce.core.output.BooleanOutput;
@@ -30,7 +25,6 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
-import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
@@ -41,27 +35,21 @@ import org.springframework.util.Assert;
 /**
  * The operations of a {@link ValueTemplate}, each returning a {@code CompletableFuture}: each
  * builds one {@link SlipcaseCommand} per Redis command and hands it to a {@link CommandSink}, the
- * database's {@link dev.slipcase.redis.lettuce.CommandChannel} for {@link AsyncValueTemplate}
- * (sent at once), a {@link dev.slipcase.redis.lettuce.Pipeline} for {@link ValueBatch} (sent in one
- * write).
+ * database's {@link dev.slipcase.redis.lettuce.CommandChannel} for {@link AsyncValueTemplate}, a
+ * {@link dev.slipcase.redis.lettuce.Pipeline} for {@link ValueBatch}.
  * <p>
  * Values are serialized on the calling thread into pooled buffers owned by their command, which
- * releases them when it is done (completed, failed or cancelled); a value that cannot be
- * serialized fails the returned future with a {@code SerializationException} and nothing is sent.
- * Replies are decoded straight from Lettuce's receive buffer; a reply that cannot be decoded fails
- * that command only, with a {@code SerializationException} naming the key and format. On a
- * cluster, multi-key operations are split by slot and the results reassembled in the caller's
- * order (such an {@code MSET} is atomic per slot only). A future completes successfully only
- * when Redis acknowledged the command. With Lettuce's default auto-reconnect, a command whose
- * reply was lost with the connection is written again (at least once): harmless for
- * {@code SET}/{@code GET}, but an {@code INCRBY} may then count twice.
+ * releases them however it ends; a value that cannot be serialized fails the returned future with
+ * a {@code SerializationException} and nothing is sent. Replies are decoded straight from Lettuce's
+ * receive buffer; a reply that cannot be decoded fails that command only, naming the key and
+ * format. On a cluster, multi-key operations are split by slot and the results reassembled in the
+ * caller's order (such an {@code MSET} is atomic per slot only). A future completes successfully
+ * only when Redis acknowledged the command; a write whose reply was lost with its connection fails
+ * as unknown unless the template resends it ({@link UnacknowledgedWrites}).
  * <p>
  * Keys, values, field names and maps must not be {@code null} or contain {@code null}. Thread-safe
- * ({@link ValueBatch} aside, which one thread fills).
- * <p>
- * Longer than most classes because it is the template's whole command vocabulary, one short
- * method per Redis operation; sending, grouping by slot and waiting live in
- * {@link dev.slipcase.redis.lettuce}.
+ * ({@link ValueBatch} aside, which one thread fills). Long because it is the template's whole
+ * command vocabulary, one short method per Redis operation.
  *
  * @param <V> the type of values
  */
@@ -72,11 +60,6 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	 * {@code CommandKeyword.PX}, and Slipcase runs on both.
 	 */
 	private static final String PX = "PX";
-
-	/** The commands Lettuce may write again after a reconnect: they change nothing. */
-	private static final Set<CommandType> READS = EnumSet.of(CommandType.GET, CommandType.MGET, CommandType.HGET,
-			CommandType.HMGET, CommandType.GETRANGE, CommandType.EXISTS, CommandType.STRLEN, CommandType.PTTL,
-			CommandType.TTL);
 
 	final ValueFormat<V> format;
 
@@ -106,27 +89,10 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		this.observations = observations;
 	}
 
-	/**
-	 * Hands {@code command} to the sink and returns it. An observed command is observed from here
-	 * until it completes, the observation current while Lettuce dispatches it, so that Lettuce's
-	 * own command observation nests under it.
-	 */
-	@SuppressWarnings("try")
+	/** Hands {@code command} to the sink, observed when the template is; returns it. */
 	private <T> CompletableFuture<T> submit(SlipcaseCommand<String, EncodedValue, T> command) {
-		if (this.observations.isNoop()) {
-			return this.sink.submit(command);
-		}
-		ObservedCall call = SlipcaseObservationDocumentation.COMMAND.start(this.observations,
-				command.getType().toString(), SlipcaseObservationContext.NO_NAMESPACE, this.format.name());
-		call.storedBytes(command.sentBytes());
-		command.with(new ObservesCommand(call, command.replyOutput()));
-		try (Observation.Scope scope = call.openScope()) {
-			return this.sink.submit(command);
-		}
-		catch (RuntimeException ex) {
-			call.stop(ex);
-			throw ex;
-		}
+		return this.observations.isNoop() ? this.sink.submit(command)
+				: ObservesCommand.submit(this.sink, command, this.observations, this.format.name());
 	}
 
 	/** An operation that failed before sending anything, such as a value that does not serialize. */
@@ -285,7 +251,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 				slotKeys.add(keys.get(index));
 			}
 			parts.add(submit(changing(slotKeys,
-					owning(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args, values))));
+					command(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args)
+						.with(OwnedBuffers.of(values)))));
 		}
 		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
 	}
@@ -381,7 +348,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			throw ex;
 		}
 		return submit(changing(List.of(key),
-				owning(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args, encoded)));
+				command(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args)
+					.with(OwnedBuffers.of(encoded))));
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
@@ -485,9 +453,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	 */
 	private <T> SlipcaseCommand<String, EncodedValue, T> command(CommandType type,
 			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args) {
-		SlipcaseCommand<String, EncodedValue, T> command = (this.unacknowledgedWrites == UnacknowledgedWrites.RESEND
-				|| READS.contains(type)) ? SlipcaseCommand.read(type, output, args)
-						: SlipcaseCommand.write(type, output, args);
+		SlipcaseCommand<String, EncodedValue, T> command = this.unacknowledgedWrites.sendsOnce(type)
+				? SlipcaseCommand.write(type, output, args) : SlipcaseCommand.read(type, output, args);
 		return (output instanceof HeldReply held) ? command.with(OwnedBuffers.of(held)) : command;
 	}
 
@@ -495,13 +462,6 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	private <T> SlipcaseCommand<String, EncodedValue, T> owning(CommandType type,
 			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args, EncodedValue value) {
 		return command(type, output, args).with(OwnedBuffers.of(value));
-	}
-
-	/** A command that owns {@code values} and releases them when done. */
-	private <T> SlipcaseCommand<String, EncodedValue, T> owning(CommandType type,
-			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args,
-			List<EncodedValue> values) {
-		return command(type, output, args).with(OwnedBuffers.of(values));
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {
