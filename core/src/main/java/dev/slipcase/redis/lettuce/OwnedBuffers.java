@@ -54,6 +54,11 @@ public final class OwnedBuffers implements CommandStep {
 		return bytes;
 	}
 
+	/** Nothing yet: Lettuce may still be encoding the values until the command is done. */
+	@Override
+	public void beforeCompletion(@Nullable Throwable failure) {
+	}
+
 	@Override
 	public void afterCompletion(CompletableFuture<?> done) {
 		if (this.values instanceof EncodedValue value) {

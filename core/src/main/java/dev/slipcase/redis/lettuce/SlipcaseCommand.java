@@ -1,6 +1,8 @@
 package dev.slipcase.redis.lettuce;
 
 import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.CancellationException;
 
 import io.lettuce.core.RedisCommandExecutionException;
@@ -8,6 +10,7 @@ import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
 import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +32,11 @@ import org.jspecify.annotations.Nullable;
 public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	private static final CommandStep[] NO_STEPS = {};
+
+	/** The commands that change nothing, which Lettuce may write again after a reconnect. */
+	private static final Set<CommandType> READS = EnumSet.of(CommandType.GET, CommandType.MGET, CommandType.HGET,
+			CommandType.HMGET, CommandType.GETRANGE, CommandType.EXISTS, CommandType.STRLEN, CommandType.PTTL,
+			CommandType.TTL);
 
 	/** Keeps a write from reaching Redis twice, or {@code null} for a read. */
 	private final @Nullable ReplayGuard<K, V, T> guard;
@@ -74,6 +82,11 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	static <K, V, T> SlipcaseCommand<K, V, T> inBlock(TransactionBlock block, boolean opensBlock, ProtocolKeyword type,
 			CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args) {
 		return new SlipcaseCommand<>(type, output, args, ReplayGuard.inBlock(output, block, opensBlock));
+	}
+
+	/** Whether {@code type} is a read that changes nothing, which a caller may send as a {@link #read}. */
+	public static boolean changesNothing(ProtocolKeyword type) {
+		return type instanceof CommandType command && READS.contains(command);
 	}
 
 	/**

@@ -67,7 +67,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	final boolean cluster;
 
-	final UnacknowledgedWrites unacknowledgedWrites;
+	/** Whether writes are {@linkplain UnacknowledgedWrites#RESEND written again} after a reconnect. */
+	private final boolean resendsWrites;
 
 	/** The near tier of {@link #get} and what forgets the keys writes change, or {@code null}. */
 	final @Nullable NearValues<V> near;
@@ -84,7 +85,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		this.cluster = cluster;
 		this.format = settings.format();
 		this.allocator = settings.allocator();
-		this.unacknowledgedWrites = settings.unacknowledgedWrites();
+		this.resendsWrites = settings.unacknowledgedWrites() == UnacknowledgedWrites.RESEND;
 		this.near = settings.nearValues();
 		this.observations = observations;
 	}
@@ -453,8 +454,8 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	 */
 	private <T> SlipcaseCommand<String, EncodedValue, T> command(CommandType type,
 			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args) {
-		SlipcaseCommand<String, EncodedValue, T> command = this.unacknowledgedWrites.sendsOnce(type)
-				? SlipcaseCommand.write(type, output, args) : SlipcaseCommand.read(type, output, args);
+		SlipcaseCommand<String, EncodedValue, T> command = (this.resendsWrites || SlipcaseCommand.changesNothing(type))
+				? SlipcaseCommand.read(type, output, args) : SlipcaseCommand.write(type, output, args);
 		return (output instanceof HeldReply held) ? command.with(OwnedBuffers.of(held)) : command;
 	}
 
