@@ -13,7 +13,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 
-import dev.slipcase.redis.serializer.ResolvedType;
+import dev.slipcase.redis.serializer.format.ResolvedType;
 
 import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.aop.support.AopUtils;

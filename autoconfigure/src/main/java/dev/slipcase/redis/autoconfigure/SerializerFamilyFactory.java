@@ -3,7 +3,7 @@ package dev.slipcase.redis.autoconfigure;
 import java.util.List;
 import java.util.Map;
 
-import dev.slipcase.redis.serializer.CompressorLookup;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.function.IntFunction;
 import java.util.function.Supplier;
 
-import dev.slipcase.redis.serializer.CompressorLookup;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.compression.Lz4Compressor;

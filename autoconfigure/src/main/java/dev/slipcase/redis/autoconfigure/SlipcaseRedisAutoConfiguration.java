@@ -3,7 +3,7 @@ package dev.slipcase.redis.autoconfigure;
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
-import dev.slipcase.redis.serializer.CompressorLookup;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.springdata.SlipcaseRedisTemplate;
 import io.micrometer.observation.ObservationRegistry;

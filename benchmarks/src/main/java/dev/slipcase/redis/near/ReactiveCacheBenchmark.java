@@ -6,8 +6,8 @@ import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.benchmark.Payloads;
 import dev.slipcase.redis.lettuce.Connectors;
-import dev.slipcase.redis.serializer.JsonFormat;
-import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.template.ReactiveValueTemplate;
 import dev.slipcase.redis.template.RedisFixture;

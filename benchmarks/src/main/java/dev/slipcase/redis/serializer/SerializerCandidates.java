@@ -2,7 +2,6 @@ package dev.slipcase.redis.serializer;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -11,6 +10,11 @@ import java.util.function.Function;
 import dev.slipcase.redis.benchmark.Payload;
 import dev.slipcase.redis.serializer.compression.Compressor;
 import dev.slipcase.redis.serializer.compression.Compressors;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

@@ -3,11 +3,11 @@ package dev.slipcase.redis.template;
 import java.util.List;
 
 import dev.slipcase.redis.benchmark.Payload;
-import dev.slipcase.redis.serializer.ForyFormat;
-import dev.slipcase.redis.serializer.JsonFormat;
-import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import dev.slipcase.redis.template.RedisFixture.Writes;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

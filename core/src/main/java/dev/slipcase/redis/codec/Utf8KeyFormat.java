@@ -3,7 +3,7 @@ package dev.slipcase.redis.codec;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.serializer.Utf8StringFormat;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 
 /**

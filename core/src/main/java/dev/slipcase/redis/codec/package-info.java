@@ -2,7 +2,7 @@
  * Lettuce {@code RedisCodec}s that write straight into Lettuce's outbound buffers
  * ({@code ToByteBufEncoder}) and decode from the {@code ByteBuffer} Lettuce hands over without
  * copying it into a {@code byte[]} first, delegating the wire format to a
- * {@link dev.slipcase.redis.serializer.ValueFormat}.
+ * {@link dev.slipcase.redis.serializer.format.ValueFormat}.
  * <p>
  * {@link dev.slipcase.redis.codec.FormatCodec} is the plain codec for use with Lettuce's own
  * command APIs; {@link dev.slipcase.redis.codec.EncodedValueCodec} sends values that were

@@ -1,5 +1,9 @@
 package dev.slipcase.redis.serializer;
 
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
+
 /** The structured-value formats a type can choose with {@link RedisFormat} or a {@link FormatRouter}. */
 public enum FormatKind {
 

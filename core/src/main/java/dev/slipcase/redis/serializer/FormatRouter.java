@@ -8,10 +8,19 @@ import java.util.Map;
 import java.util.Objects;
 
 import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.ValueFormat;
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
+import dev.slipcase.redis.serializer.protostuff.PolymorphicProtostuffFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.type.TypeFactory;
 
 import org.springframework.util.Assert;

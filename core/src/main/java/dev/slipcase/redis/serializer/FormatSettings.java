@@ -3,6 +3,8 @@ package dev.slipcase.redis.serializer;
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.json.JsonSupport;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;

@@ -3,6 +3,9 @@ package dev.slipcase.redis.serializer;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import dev.slipcase.redis.serializer.json.JsonSupport;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;

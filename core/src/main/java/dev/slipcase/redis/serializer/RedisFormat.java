@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+
 /**
  * Chooses the format a type's values are written in by a {@link FormatRouter}'s serializers, for
  * instance small types in JSON and big ones in Protostuff compressed with Zstd:

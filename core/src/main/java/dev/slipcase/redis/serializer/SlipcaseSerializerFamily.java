@@ -11,6 +11,10 @@ import java.util.Set;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.serializer.FormatRouter.Choice;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBufAllocator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;

@@ -3,7 +3,16 @@ package dev.slipcase.redis.serializer;
 import java.math.BigDecimal;
 
 import dev.slipcase.redis.serializer.compression.Compressor;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.ValueFormat;
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import dev.slipcase.redis.serializer.json.JsonSupport;
+import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -3,6 +3,9 @@ package dev.slipcase.redis.serializer;
 import java.util.Map;
 
 import dev.slipcase.redis.metrics.SlipcaseObserver;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 
 /**

@@ -2,6 +2,9 @@ package dev.slipcase.redis.serializer;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 

@@ -7,7 +7,7 @@ import java.util.List;
 import dev.slipcase.redis.codec.CountsBytesRead;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.lettuce.core.output.CommandOutput;
 import org.jspecify.annotations.Nullable;
 

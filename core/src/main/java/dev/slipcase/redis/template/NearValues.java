@@ -7,7 +7,7 @@ import java.util.function.Supplier;
 import dev.slipcase.redis.lettuce.CommandStep;
 import dev.slipcase.redis.near.HeldValues;
 import dev.slipcase.redis.near.NearCache;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;

@@ -1,7 +1,7 @@
 package dev.slipcase.redis.template;
 
 import dev.slipcase.redis.near.NearCache;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.PooledByteBufAllocator;

@@ -17,7 +17,7 @@ import dev.slipcase.redis.lettuce.ObservesCommand;
 import dev.slipcase.redis.lettuce.OwnedBuffers;
 import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.lettuce.core.output.BooleanOutput;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.output.IntegerOutput;

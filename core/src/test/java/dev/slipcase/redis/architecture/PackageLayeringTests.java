@@ -102,6 +102,24 @@ class PackageLayeringTests {
 	}
 
 	@Test
+	void theSerializerPackagesImportOneWay() {
+		// format (what a format is built from) <- each format's folder <- the serializer package,
+		// which builds families of formats; compression is below them all
+		check(slices().matching("dev.slipcase.redis.serializer.(*)..").should().beFreeOfCycles());
+		check(noClasses().that()
+			.resideInAnyPackage("dev.slipcase.redis.serializer.*..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAPackage("dev.slipcase.redis.serializer"));
+		check(noClasses().that()
+			.resideInAnyPackage("dev.slipcase.redis.serializer.format..", "dev.slipcase.redis.serializer.compression..")
+			.should()
+			.dependOnClassesThat()
+			.resideInAnyPackage("dev.slipcase.redis.serializer.fory..", "dev.slipcase.redis.serializer.json..",
+					"dev.slipcase.redis.serializer.protostuff..", "dev.slipcase.redis.serializer.jdk.."));
+	}
+
+	@Test
 	void reactiveCallersGoThroughTheOneLettuceLayerNotLettucesReactiveApi() {
 		// one command path: Reactor types wrap the lettuce layer's futures (ReactiveReplies), so the
 		// reactive and the blocking templates share commands, codecs, coalescing and resend guards

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.slipcase.redis.serializer.JsonFormat;
-import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.compression.Lz4Compressor;
 import dev.slipcase.redis.sharded.ShardedNamespace;

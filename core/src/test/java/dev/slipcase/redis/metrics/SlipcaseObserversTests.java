@@ -8,7 +8,7 @@ import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.FormatCodec;
 import dev.slipcase.redis.codec.FormatDecoding;
-import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.Utf8StringFormat;

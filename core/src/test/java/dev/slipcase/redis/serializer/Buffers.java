@@ -3,6 +3,7 @@ package dev.slipcase.redis.serializer;
 import java.util.List;
 import java.util.function.Function;
 
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.CompositeByteBuf;

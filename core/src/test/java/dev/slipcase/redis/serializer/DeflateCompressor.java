@@ -15,18 +15,18 @@ import org.springframework.data.redis.serializer.SerializationException;
  * without the real compressors. Prefixes the decompressed length as 4 bytes so a claim over the
  * cap is refused before memory is allocated, like the real ones.
  */
-final class DeflateCompressor implements Compressor {
+public final class DeflateCompressor implements Compressor {
 
 	private final int id;
 
 	private final String name;
 
-	DeflateCompressor(int id, String name) {
+	public DeflateCompressor(int id, String name) {
 		this.id = id;
 		this.name = name;
 	}
 
-	DeflateCompressor() {
+	public DeflateCompressor() {
 		this(7, "deflate");
 	}
 

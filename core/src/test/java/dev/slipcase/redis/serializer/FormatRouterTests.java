@@ -4,6 +4,10 @@ import java.util.List;
 
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
 

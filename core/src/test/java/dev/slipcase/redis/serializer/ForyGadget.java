@@ -7,7 +7,7 @@ package dev.slipcase.redis.serializer;
  */
 public final class ForyGadget {
 
-	static final String WITNESS = "slipcase.fory.gadget";
+	public static final String WITNESS = "slipcase.fory.gadget";
 
 	static {
 		System.setProperty(WITNESS, "initialized");

@@ -4,6 +4,7 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.serializer.TestValues.Order;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

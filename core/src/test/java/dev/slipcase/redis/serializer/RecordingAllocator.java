@@ -36,7 +36,7 @@ public final class RecordingAllocator extends AbstractByteBufAllocator {
 		return false;
 	}
 
-	int handedOut() {
+	public int handedOut() {
 		return this.handedOut.size();
 	}
 
@@ -50,7 +50,7 @@ public final class RecordingAllocator extends AbstractByteBufAllocator {
 		this.handedOut.clear();
 	}
 
-	boolean allReleased() {
+	public boolean allReleased() {
 		return this.handedOut.stream().allMatch((buffer) -> buffer.refCnt() == 0);
 	}
 

@@ -5,6 +5,9 @@ import java.util.List;
 
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import dev.slipcase.redis.springdata.SlipcaseRedisTemplate;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;

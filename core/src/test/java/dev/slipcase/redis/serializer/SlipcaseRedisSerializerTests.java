@@ -4,10 +4,10 @@ import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import dev.slipcase.redis.serializer.TestValues.Order;
-import dev.slipcase.redis.serializer.TestValues.Session;
 import dev.slipcase.redis.buffer.AllocatorType;
 import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.serializer.TestValues.Order;
+import dev.slipcase.redis.serializer.TestValues.Session;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -96,7 +96,7 @@ class SlipcaseRedisSerializerTests {
 	void scratchBufferIsReleasedWhenEncodingFails() {
 		RecordingAllocator allocator = new RecordingAllocator(false);
 		SlipcaseRedisSerializer<Session> serializer = SlipcaseRedisSerializer
-			.of(new SelfDescribingFormatTests.FailingFormat(), Session.class, allocator);
+			.of(new FailingFormat(), Session.class, allocator);
 		assertThatExceptionOfType(SerializationException.class)
 			.isThrownBy(() -> serializer.serialize(TestValues.session(1)))
 			.withMessage("failing: on purpose");

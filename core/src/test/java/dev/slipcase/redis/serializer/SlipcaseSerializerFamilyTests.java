@@ -7,12 +7,12 @@ import dev.slipcase.redis.serializer.compression.GzipCompressor;
 import dev.slipcase.redis.serializer.family.Catalogue;
 import dev.slipcase.redis.serializer.family.Order;
 import dev.slipcase.redis.serializer.family.Page;
+import dev.slipcase.redis.serializer.format.CompressorLookup;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-
 
 class SlipcaseSerializerFamilyTests {
 

@@ -22,19 +22,19 @@ public final class TestValues {
 	private TestValues() {
 	}
 
-	enum Status {
+	public enum Status {
 
 		NEW, PAID, SHIPPED
 
 	}
 
-	record Address(String street, @Nullable String line2, String city) {
+	public record Address(String street, @Nullable String line2, String city) {
 	}
 
-	record Line(String sku, int quantity, BigDecimal price, List<String> tags) {
+	public record Line(String sku, int quantity, BigDecimal price, List<String> tags) {
 	}
 
-	record Order(long id, String customer, Instant createdAt, Status status, Address shipTo, List<Line> lines,
+	public record Order(long id, String customer, Instant createdAt, Status status, Address shipTo, List<Line> lines,
 			Map<String, String> attributes, Optional<String> note, @Nullable String comment, @Nullable Integer priority,
 			LocalDate due, Duration window, UUID reference, Set<String> labels, double weight, boolean gift,
 			byte[] signature) {
@@ -58,17 +58,17 @@ public final class TestValues {
 	}
 
 	/** A generic record, read through a TypeReference. */
-	record Page<T>(List<T> items, int number, @Nullable T first) {
+	public record Page<T>(List<T> items, int number, @Nullable T first) {
 	}
 
 	/** A recursive record. */
-	record Node(String name, List<Node> children) {
+	public record Node(String name, List<Node> children) {
 	}
 
 	/** A record whose constructor validates. */
-	record Percentage(int value) {
+	public record Percentage(int value) {
 
-		Percentage {
+		public Percentage {
 			if (value < 0 || value > 100) {
 				throw new IllegalArgumentException("percentage out of range: " + value);
 			}
@@ -80,7 +80,7 @@ public final class TestValues {
 	public record Session(String user, Instant expiresAt, int flags) {
 	}
 
-	static Order order(long id) {
+	public static Order order(long id) {
 		Map<String, String> attributes = new LinkedHashMap<>();
 		attributes.put("channel", "web");
 		attributes.put("locale", "en-GB");
@@ -93,14 +93,14 @@ public final class TestValues {
 				new TreeSet<>(Set.of("b", "a")), 1.25, true, new byte[] { 1, 2, 3 });
 	}
 
-	static Order orderWithNulls(long id) {
+	public static Order orderWithNulls(long id) {
 		return new Order(id, "c", Instant.EPOCH, Status.NEW, new Address("s", null, "c"), new ArrayList<>(Arrays.asList(
 				new Line("x", 0, BigDecimal.ZERO, new ArrayList<>(Arrays.asList("a", null, "b"))), null)),
 				new LinkedHashMap<>(Map.of("k", "v")), Optional.empty(), null, null, LocalDate.EPOCH, Duration.ZERO,
 				new UUID(0, 0), Set.of(), 0, false, new byte[0]);
 	}
 
-	static Session session(int i) {
+	public static Session session(int i) {
 		return new Session("user-" + i, Instant.parse("2026-05-01T10:00:00Z").plusSeconds(i), i % 8);
 	}
 

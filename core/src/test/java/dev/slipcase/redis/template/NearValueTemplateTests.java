@@ -12,7 +12,7 @@ import java.util.Map;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheTracking;
-import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;

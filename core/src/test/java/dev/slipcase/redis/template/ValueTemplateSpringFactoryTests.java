@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests for {@link ValueTemplate#create(LettuceConnectionFactory, dev.slipcase.redis.serializer.ValueFormat)}:
+ * Tests for {@link ValueTemplate#create(LettuceConnectionFactory, dev.slipcase.redis.serializer.format.ValueFormat)}:
  * the template uses the factory's own native client and settings (here its database), standalone
  * and cluster, next to Spring's own template.
  */

@@ -5,7 +5,7 @@ import java.util.List;
 
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
-import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import dev.slipcase.redis.test.RedisEndpoint;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;

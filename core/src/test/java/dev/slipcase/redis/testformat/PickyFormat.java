@@ -2,7 +2,7 @@ package dev.slipcase.redis.testformat;
 
 import java.nio.charset.StandardCharsets;
 
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 

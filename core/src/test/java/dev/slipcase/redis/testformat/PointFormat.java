@@ -1,6 +1,6 @@
 package dev.slipcase.redis.testformat;
 
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 
 import org.springframework.data.redis.serializer.SerializationException;

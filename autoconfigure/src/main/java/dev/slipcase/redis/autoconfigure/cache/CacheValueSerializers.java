@@ -20,7 +20,7 @@ import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 import org.jspecify.annotations.Nullable;
 

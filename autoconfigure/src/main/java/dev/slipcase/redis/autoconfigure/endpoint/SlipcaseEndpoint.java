@@ -9,7 +9,7 @@ import dev.slipcase.redis.autoconfigure.SwitchOverSerializers;
 import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheManager;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import dev.slipcase.redis.sharded.BucketMemoryReport;
 import dev.slipcase.redis.sharded.ServerLimits;
 import dev.slipcase.redis.sharded.ShardLayout;

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
-import dev.slipcase.redis.serializer.ForyFormat;
-import dev.slipcase.redis.serializer.JsonFormat;
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import dev.slipcase.redis.serializer.jdk.JdkAllowlist;
 import org.apache.commons.logging.Log;

@@ -10,7 +10,7 @@ import dev.slipcase.redis.near.NearCache;
 import dev.slipcase.redis.near.NearCacheTracking;
 import dev.slipcase.redis.serializer.FormatRouter;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
-import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import dev.slipcase.redis.template.ValueTemplate;
 import dev.slipcase.redis.template.ValueTemplates;
 import io.lettuce.core.RedisClient;

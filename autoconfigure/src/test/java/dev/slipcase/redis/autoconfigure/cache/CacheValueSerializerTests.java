@@ -7,7 +7,7 @@ import java.util.List;
 import dev.slipcase.redis.metrics.SlipcaseObserver;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
-import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

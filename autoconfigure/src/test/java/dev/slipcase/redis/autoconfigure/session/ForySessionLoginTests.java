@@ -4,8 +4,8 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
-import dev.slipcase.redis.serializer.FormatHeader;
-import dev.slipcase.redis.serializer.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import org.junit.jupiter.api.Test;

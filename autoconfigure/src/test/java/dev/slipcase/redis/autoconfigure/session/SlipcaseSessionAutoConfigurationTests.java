@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationException;
 import dev.slipcase.redis.autoconfigure.SlipcaseRedisAutoConfiguration;
-import dev.slipcase.redis.serializer.FormatHeader;
+import dev.slipcase.redis.serializer.format.FormatHeader;
 import dev.slipcase.redis.serializer.SlipcaseSerializerFamily;
 import org.apache.fory.Fory;
 import org.apache.fory.config.CompatibleMode;

@@ -9,7 +9,7 @@ import dev.slipcase.redis.autoconfigure.SlipcaseConfigurationFailureAnalyzer;
 import dev.slipcase.redis.buffer.BufferAllocators;
 import dev.slipcase.redis.serializer.FormatKind;
 import dev.slipcase.redis.serializer.FormatRouter;
-import dev.slipcase.redis.serializer.TypeAllowlist;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import dev.slipcase.redis.template.UnacknowledgedWrites;
 import dev.slipcase.redis.template.ValueLease;
 import dev.slipcase.redis.template.ValueTemplate;

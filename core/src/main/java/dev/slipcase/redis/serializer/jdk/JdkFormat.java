@@ -15,8 +15,8 @@ import java.util.Collection;
 import java.util.IdentityHashMap;
 import java.util.Map;
 
-import dev.slipcase.redis.serializer.FormatErrors;
-import dev.slipcase.redis.serializer.ValueFormat;
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.ByteBufOutputStream;

@@ -1,5 +1,7 @@
 /**
- * Jackson plumbing under the JSON formats: the default mapper, reading and writing straight from
+ * The JSON formats ({@link dev.slipcase.redis.serializer.json.JsonFormat}, and
+ * {@link dev.slipcase.redis.serializer.json.PolymorphicJsonFormat} for an allowlist of types) and
+ * the Jackson plumbing under them: the default mapper, reading and writing straight from
  * and to a {@code ByteBuf}, faster readers and writers for records, instants and ASCII strings,
  * and reading what Spring Data's JSON serializers wrote.
  */

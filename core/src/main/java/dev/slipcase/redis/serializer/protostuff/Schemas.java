@@ -25,7 +25,7 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
-import dev.slipcase.redis.serializer.ResolvedType;
+import dev.slipcase.redis.serializer.format.ResolvedType;
 import io.protostuff.Schema;
 import io.protostuff.runtime.RuntimeSchema;
 

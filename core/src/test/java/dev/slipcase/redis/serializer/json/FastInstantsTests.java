@@ -4,7 +4,6 @@ import java.time.Instant;
 import java.util.SplittableRandom;
 
 import dev.slipcase.redis.serializer.Buffers;
-import dev.slipcase.redis.serializer.JsonFormat;
 import dev.slipcase.redis.serializer.TestValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

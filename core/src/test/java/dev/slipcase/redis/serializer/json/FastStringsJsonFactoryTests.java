@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.SplittableRandom;
 
 import dev.slipcase.redis.serializer.Buffers;
-import dev.slipcase.redis.serializer.JsonFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.UnpooledByteBufAllocator;
 import org.junit.jupiter.api.Test;

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 import dev.slipcase.redis.sample.SampleWebTests;
-import dev.slipcase.redis.serializer.FormatHeader;
+import dev.slipcase.redis.serializer.format.FormatHeader;
 import dev.slipcase.redis.serializer.compression.ZstdCompressor;
 import dev.slipcase.redis.sharded.ShardedTemplate;
 import org.junit.jupiter.api.Test;

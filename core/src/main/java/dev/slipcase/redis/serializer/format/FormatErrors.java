@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 import java.util.regex.Pattern;
 
@@ -16,11 +16,11 @@ public final class FormatErrors {
 	private FormatErrors() {
 	}
 
-	static SerializationException error(String formatName, String what) {
+	public static SerializationException error(String formatName, String what) {
 		return new SerializationException(formatName + ": " + what);
 	}
 
-	static SerializationException error(String formatName, String what, @Nullable Throwable cause) {
+	public static SerializationException error(String formatName, String what, @Nullable Throwable cause) {
 		if (cause instanceof SerializationException serializationException
 				&& serializationException.getMessage() != null
 				&& serializationException.getMessage().startsWith(formatName + ":")) {

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.fory;
 
 import java.math.BigDecimal;
 import java.net.URL;
@@ -15,10 +15,16 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import dev.slipcase.redis.serializer.Buffers;
+import dev.slipcase.redis.serializer.ForyGadget;
 import dev.slipcase.redis.serializer.TestValues.Node;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Page;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.TestValues;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import org.apache.fory.Fory;
 import org.apache.fory.config.CompatibleMode;
 import org.apache.fory.config.Language;

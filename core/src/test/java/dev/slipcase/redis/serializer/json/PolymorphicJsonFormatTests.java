@@ -1,10 +1,13 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.slipcase.redis.serializer.Buffers;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.TestValues;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
 

@@ -1,10 +1,14 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.protostuff;
 
 import java.io.IOException;
 import java.lang.reflect.Type;
 
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.SizeHint;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
 import dev.slipcase.redis.serializer.json.JsonSupport;
-import dev.slipcase.redis.serializer.protostuff.ValueSchema;
 import io.netty.buffer.ByteBuf;
 import io.protostuff.ByteArrayInput;
 import io.protostuff.ByteBufferInput;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 import java.util.Arrays;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 /**
  * A {@link ValueFormat} with a stable id in the Slipcase format header, so that a

@@ -1,5 +1,10 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
+import dev.slipcase.redis.serializer.fory.ForyFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
+import dev.slipcase.redis.serializer.protostuff.PolymorphicProtostuffFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import io.netty.buffer.ByteBuf;
 
 import org.springframework.data.redis.serializer.SerializationException;
@@ -30,7 +35,7 @@ public final class FormatHeader {
 	/** The first byte of a version-1 header, with compressor id 0. */
 	public static final int MARKER = 0xF8;
 
-	/** Format id of {@link Utf8StringFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.Utf8StringFormat}. */
 	public static final int STRING = 1;
 
 	/** Format id of {@link JsonFormat}. */
@@ -42,10 +47,10 @@ public final class FormatHeader {
 	/** Format id of {@link ProtostuffFormat}. */
 	public static final int PROTOSTUFF = 4;
 
-	/** Format id of {@link NumberFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.NumberFormat}. */
 	public static final int NUMBER = 5;
 
-	/** Format id of {@link BytesFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.BytesFormat}. */
 	public static final int BYTES = 6;
 
 	/** Format id of {@link PolymorphicProtostuffFormat}. */

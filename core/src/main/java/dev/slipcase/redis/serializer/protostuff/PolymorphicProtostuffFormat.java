@@ -1,10 +1,15 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.protostuff;
 
 import java.lang.reflect.Type;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
+import dev.slipcase.redis.serializer.format.TypeAllowlist;
 import io.netty.buffer.ByteBuf;
 
 import org.springframework.util.Assert;
@@ -59,7 +64,7 @@ public final class PolymorphicProtostuffFormat implements TaggedFormat<Object> {
 	 * Checks that values of the type allowed under {@code id} can be written in this format.
 	 * @throws IllegalArgumentException saying why they cannot
 	 */
-	void requireSupported(String id) {
+	public void requireSupported(String id) {
 		String reason = this.unsupported.get(id);
 		if (reason != null) {
 			throw new IllegalArgumentException("type id '" + id + "' chooses protostuff, but " + reason);

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.fory;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -11,7 +11,11 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-import dev.slipcase.redis.serializer.fory.ForyTypes;
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SelfDescribingFormat;
+import dev.slipcase.redis.serializer.format.SizeHint;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
 import io.netty.buffer.ByteBuf;
 import org.apache.fory.Fory;
 import org.apache.fory.ThreadLocalFory;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;

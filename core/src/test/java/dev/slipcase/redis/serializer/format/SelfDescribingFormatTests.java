@@ -1,10 +1,18 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.slipcase.redis.serializer.Buffers;
+import dev.slipcase.redis.serializer.DeflateCompressor;
+import dev.slipcase.redis.serializer.FailingFormat;
+import dev.slipcase.redis.serializer.RecordingAllocator;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.TestValues;
+import dev.slipcase.redis.serializer.Utf8StringFormat;
+import dev.slipcase.redis.serializer.json.JsonFormat;
+import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import io.netty.buffer.ByteBuf;
 import org.junit.jupiter.api.Test;
 import tools.jackson.core.type.TypeReference;
@@ -181,37 +189,6 @@ class SelfDescribingFormatTests {
 			.withMessageStartingWith("json+deflate: cannot decompress a json value with deflate");
 		assertThat(allocator.handedOut()).isPositive();
 		assertThat(allocator.allReleased()).isTrue();
-	}
-
-	/** A text format that writes a little and then fails. */
-	static final class FailingFormat implements TaggedFormat<Session> {
-
-		@Override
-		public void encode(Session value, ByteBuf out) {
-			out.writeByte('{');
-			throw new SerializationException("failing: on purpose");
-		}
-
-		@Override
-		public Session decode(ByteBuf in) {
-			throw new SerializationException("failing: on purpose");
-		}
-
-		@Override
-		public int formatId() {
-			return FormatHeader.JSON;
-		}
-
-		@Override
-		public boolean isText() {
-			return true;
-		}
-
-		@Override
-		public String name() {
-			return "failing";
-		}
-
 	}
 
 }

@@ -1,9 +1,11 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.json;
 
 import java.util.Set;
 
-import dev.slipcase.redis.serializer.json.JsonSupport;
-import dev.slipcase.redis.serializer.json.SpringJsonCompatibility;
+import dev.slipcase.redis.serializer.format.FormatErrors;
+import dev.slipcase.redis.serializer.format.FormatHeader;
+import dev.slipcase.redis.serializer.format.SizeHint;
+import dev.slipcase.redis.serializer.format.TaggedFormat;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;

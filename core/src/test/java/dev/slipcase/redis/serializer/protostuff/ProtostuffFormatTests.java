@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.protostuff;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -7,11 +7,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import dev.slipcase.redis.serializer.Buffers;
 import dev.slipcase.redis.serializer.TestValues.Node;
 import dev.slipcase.redis.serializer.TestValues.Order;
 import dev.slipcase.redis.serializer.TestValues.Page;
 import dev.slipcase.redis.serializer.TestValues.Percentage;
 import dev.slipcase.redis.serializer.TestValues.Session;
+import dev.slipcase.redis.serializer.TestValues;
+import dev.slipcase.redis.serializer.json.JsonFormat;
 import io.protostuff.runtime.RuntimeSchema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -1,4 +1,4 @@
-package dev.slipcase.redis.serializer;
+package dev.slipcase.redis.serializer.format;
 
 import java.lang.reflect.Type;
 import java.util.ArrayList;
@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
+import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
@@ -78,7 +79,7 @@ public final class TypeAllowlist {
 	 * @throws org.springframework.data.redis.serializer.SerializationException naming
 	 * {@code formatName}, when its type is not allowed
 	 */
-	String requireIdOf(Object value, String formatName) {
+	public String requireIdOf(Object value, String formatName) {
 		String id = idOf(value.getClass());
 		if (id == null) {
 			throw FormatErrors.error(formatName, "type " + value.getClass().getName() + " is not in the allowlist "
@@ -93,7 +94,7 @@ public final class TypeAllowlist {
 	}
 
 	/** The allowed types by id as declared ({@code Class} or generic {@code Type}), in registration order. */
-	Map<String, Type> declaredTypes() {
+	public Map<String, Type> declaredTypes() {
 		return this.declaredTypesById;
 	}
 
