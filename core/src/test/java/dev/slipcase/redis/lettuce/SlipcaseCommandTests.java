@@ -152,7 +152,8 @@ class SlipcaseCommandTests {
 		assertThat(encoded(command)).isEqualTo("*1\r\n$4\r\nPING\r\n");
 		command.getOutput().set(ByteBuffer.wrap("PONG".getBytes(StandardCharsets.US_ASCII)));
 		command.complete();
-		assertThat(catchThrowable(command::join)).isInstanceOf(CancellationException.class)
+		// the failure itself: join() wraps a CancellationException in one of its own on some JDKs
+		assertThat(command.handle((value, failure) -> failure).join()).isInstanceOf(CancellationException.class)
 			.hasMessageContaining("INCRBY was not sent");
 
 		SlipcaseCommand<String, EncodedValue, Long> written = incrBy();
