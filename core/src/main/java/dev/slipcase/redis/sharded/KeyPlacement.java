@@ -41,20 +41,20 @@ final class KeyPlacement {
 	 * @throws IllegalArgumentException when the key is null or lacks the namespace's key prefix
 	 */
 	Location locate(String key) {
-		String id = id(key);
+		int idStart = idStart(key);
 		String bucket;
-		String field;
-		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(id)) {
-			long value = Long.parseLong(id);
+		byte[] fieldBytes;
+		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(key, idStart)) {
+			// read in place: no copy of the id, and the field's digits written as bytes
+			long value = Long.parseLong(key, idStart, key.length(), 10);
 			bucket = this.owned + "n:" + (value / this.layout.bucketSize()) + "}";
-			field = Long.toString(value % this.layout.bucketSize());
+			fieldBytes = decimal(value % this.layout.bucketSize());
 		}
 		else {
-			byte[] idBytes = bytes(id);
-			bucket = this.owned + "h:" + Integer.remainderUnsigned(fnv1a32(idBytes), this.layout.bucketCount()) + "}";
-			field = id;
+			fieldBytes = bytes(key.substring(idStart));
+			bucket = this.owned + "h:" + Integer.remainderUnsigned(fnv1a32(fieldBytes), this.layout.bucketCount())
+					+ "}";
 		}
-		byte[] fieldBytes = bytes(field);
 		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
 		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes);
 	}
@@ -110,32 +110,53 @@ final class KeyPlacement {
 		return new String[] { escaped + "n:*", escaped + "h:*" };
 	}
 
-	private String id(String key) {
+	/** Where the id starts in {@code key}: after the namespace's key prefix. */
+	private int idStart(String key) {
 		Assert.notNull(key, "key must not be null");
 		String prefix = this.namespace.keyPrefix();
 		if (!key.startsWith(prefix)) {
 			throw new IllegalArgumentException("key '" + key + "' does not start with the key prefix '" + prefix
 					+ "' of namespace '" + this.namespace.name() + "'");
 		}
-		return key.substring(prefix.length());
+		return prefix.length();
 	}
 
 	/** Whether {@code id} is {@code 0} or a decimal without leading zero, sign or other characters, of at most 18 digits. */
 	static boolean isCanonicalDecimal(String id) {
-		int length = id.length();
-		if (length == 0 || length > MAX_ID_DIGITS) {
+		return isCanonicalDecimal(id, 0);
+	}
+
+	/** Whether {@code text} from {@code start} on is a canonical decimal, see {@link #isCanonicalDecimal(String)}. */
+	private static boolean isCanonicalDecimal(String text, int start) {
+		int length = text.length() - start;
+		if (length <= 0 || length > MAX_ID_DIGITS) {
 			return false;
 		}
-		if (id.charAt(0) == '0') {
+		if (text.charAt(start) == '0') {
 			return length == 1;
 		}
-		for (int i = 0; i < length; i++) {
-			char c = id.charAt(i);
+		for (int i = start; i < text.length(); i++) {
+			char c = text.charAt(i);
 			if (c < '0' || c > '9') {
 				return false;
 			}
 		}
 		return true;
+	}
+
+	/** The ASCII digits of {@code value}, which is not negative: what {@code bytes(Long.toString(value))} gives. */
+	static byte[] decimal(long value) {
+		int digits = 1;
+		for (long rest = value / 10; rest > 0; rest /= 10) {
+			digits++;
+		}
+		byte[] bytes = new byte[digits];
+		long rest = value;
+		for (int i = digits - 1; i >= 0; i--) {
+			bytes[i] = (byte) ('0' + (rest % 10));
+			rest /= 10;
+		}
+		return bytes;
 	}
 
 	/** 32-bit FNV-1a: stable across JVMs and versions, which {@code String.hashCode} does not promise. */

@@ -81,6 +81,13 @@ class KeyPlacementTests {
 	}
 
 	@Test
+	void aFieldsDigitsAreTheDecimalTextOfTheRemainder() {
+		for (long value : new long[] { 0, 7, 9, 10, 99, 100, 12345, 999_999_999_999_999_999L, Long.MAX_VALUE }) {
+			assertThat(text(KeyPlacement.decimal(value))).isEqualTo(Long.toString(value));
+		}
+	}
+
+	@Test
 	void canonicalDecimalsAreRecognised() {
 		assertThat(KeyPlacement.isCanonicalDecimal("0")).isTrue();
 		assertThat(KeyPlacement.isCanonicalDecimal("123456789012345678")).isTrue();
