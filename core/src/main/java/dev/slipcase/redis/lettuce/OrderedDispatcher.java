@@ -92,7 +92,7 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 		}
 		StatefulConnection<K, V> open = this.connection;
 		if (open != null) {
-			dispatch(open, commands, null);
+			dispatch(open, commands);
 		}
 		else {
 			new CommandList<>(commands).fail(this.failure);
@@ -174,21 +174,20 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/**
 	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
-	 * after every dispatch that happened before this one; {@code lock}, when not {@code null}, is
-	 * held while they are dispatched, and the commands are then never split.
+	 * after every dispatch that happened before this one.
 	 */
 	private static <K, V> void dispatch(StatefulConnection<K, V> connection,
-			List<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+			List<? extends RedisCommand<K, V, ?>> commands) {
 		EventExecutor busy = busyCurrentLoop();
 		if (busy == null || commands.isEmpty()) {
-			dispatchNow(connection, commands, lock);
+			dispatchNow(connection, commands, null);
 			return;
 		}
-		if (lock != null || !(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
+		if (!(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
 			// one channel for all of them
 			if (CommandLoops.of(connection, commands.get(0)) != busy
-					|| !hop(busy, () -> dispatchNow(connection, commands, lock))) {
-				dispatchNow(connection, commands, lock);
+					|| !hop(busy, () -> dispatchNow(connection, commands, null))) {
+				dispatchNow(connection, commands, null);
 			}
 			return;
 		}
