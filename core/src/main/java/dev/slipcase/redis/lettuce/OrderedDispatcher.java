@@ -92,7 +92,7 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 		}
 		StatefulConnection<K, V> open = this.connection;
 		if (open != null) {
-			dispatch(open, commands);
+			dispatch(open, commands, null);
 		}
 		else {
 			new CommandList<>(commands).fail(this.failure);
@@ -174,20 +174,21 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/**
 	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
-	 * after every dispatch that happened before this one.
+	 * after every dispatch that happened before this one; {@code lock}, when not {@code null}, is
+	 * held while they are dispatched, and the commands are then never split.
 	 */
 	private static <K, V> void dispatch(StatefulConnection<K, V> connection,
-			List<? extends RedisCommand<K, V, ?>> commands) {
+			List<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
 		EventExecutor busy = busyCurrentLoop();
 		if (busy == null || commands.isEmpty()) {
-			dispatchNow(connection, commands, null);
+			dispatchNow(connection, commands, lock);
 			return;
 		}
-		if (!(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
+		if (lock != null || !(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
 			// one channel for all of them
 			if (CommandLoops.of(connection, commands.get(0)) != busy
-					|| !hop(busy, () -> dispatchNow(connection, commands, null))) {
-				dispatchNow(connection, commands, null);
+					|| !hop(busy, () -> dispatchNow(connection, commands, lock))) {
+				dispatchNow(connection, commands, lock);
 			}
 			return;
 		}
