@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.EventLoop;
@@ -100,20 +99,13 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	}
 
 	/**
-	 * Dispatches {@code commands} (a transaction block) to the open standalone {@code connection} in
-	 * one write, holding {@code lock} while they are dispatched so that they are never split or
-	 * interleaved with another such dispatch. They are dispatched on the connection's event loop
-	 * when it has one: Lettuce keeps the state of the block being dispatched in the connection and
-	 * clears it when a block's {@code MULTI} fails, which happens on that loop (a block given up or
-	 * cut off by a lost connection), so a block dispatched from another thread at that moment would
-	 * lose its transaction state.
+	 * Dispatches {@code commands} to the open {@code connection} in one write, holding
+	 * {@code lock} while they are dispatched so that they are never split or interleaved with
+	 * another such dispatch (a transaction block), after every dispatch that happened before.
 	 */
-	static <K, V> void sendTogether(StatefulRedisConnection<K, V> connection,
-			List<? extends RedisCommand<K, V, ?>> commands, Object lock) {
-		EventLoop loop = CommandLoops.of(connection);
-		if (loop == null || loop.inEventLoop() || !hop(loop, () -> dispatchNow(connection, commands, lock))) {
-			dispatchNow(connection, commands, lock);
-		}
+	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
+			Object lock) {
+		dispatch(connection, commands, lock);
 	}
 
 	/**
