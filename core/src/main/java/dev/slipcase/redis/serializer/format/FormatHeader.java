@@ -1,10 +1,5 @@
 package dev.slipcase.redis.serializer.format;
 
-import dev.slipcase.redis.serializer.fory.ForyFormat;
-import dev.slipcase.redis.serializer.json.JsonFormat;
-import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
-import dev.slipcase.redis.serializer.protostuff.PolymorphicProtostuffFormat;
-import dev.slipcase.redis.serializer.protostuff.ProtostuffFormat;
 import io.netty.buffer.ByteBuf;
 
 import org.springframework.data.redis.serializer.SerializationException;
@@ -38,13 +33,13 @@ public final class FormatHeader {
 	/** Format id of {@link dev.slipcase.redis.serializer.Utf8StringFormat}. */
 	public static final int STRING = 1;
 
-	/** Format id of {@link JsonFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.json.JsonFormat}. */
 	public static final int JSON = 2;
 
-	/** Format id of {@link PolymorphicJsonFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.json.PolymorphicJsonFormat}. */
 	public static final int POLYMORPHIC_JSON = 3;
 
-	/** Format id of {@link ProtostuffFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.protostuff.ProtostuffFormat}. */
 	public static final int PROTOSTUFF = 4;
 
 	/** Format id of {@link dev.slipcase.redis.serializer.NumberFormat}. */
@@ -53,10 +48,10 @@ public final class FormatHeader {
 	/** Format id of {@link dev.slipcase.redis.serializer.BytesFormat}. */
 	public static final int BYTES = 6;
 
-	/** Format id of {@link PolymorphicProtostuffFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.protostuff.PolymorphicProtostuffFormat}. */
 	public static final int POLYMORPHIC_PROTOSTUFF = 7;
 
-	/** Format id of {@link ForyFormat}. */
+	/** Format id of {@link dev.slipcase.redis.serializer.fory.ForyFormat}. */
 	public static final int FORY = 8;
 
 	private FormatHeader() {

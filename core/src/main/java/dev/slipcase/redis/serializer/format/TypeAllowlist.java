@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
-import dev.slipcase.redis.serializer.json.PolymorphicJsonFormat;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.JavaType;
@@ -17,8 +16,9 @@ import tools.jackson.databind.type.TypeFactory;
 import org.springframework.util.Assert;
 
 /**
- * The closed set of types a {@link PolymorphicJsonFormat} may write and read, each under a short,
- * stable type id chosen by the application (such as {@code "order"}), never a class name. A
+ * The closed set of types a polymorphic format
+ * ({@link dev.slipcase.redis.serializer.json.PolymorphicJsonFormat}) may write and read, each under
+ * a short, stable type id chosen by the application (such as {@code "order"}), never a class name. A
  * payload naming an id (or, for Spring Data's typed JSON, a class) outside the list is refused.
  * <p>
  * On write, a value's type is found by its exact class first, then by the first entry (in
