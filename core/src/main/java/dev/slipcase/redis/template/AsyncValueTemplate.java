@@ -20,7 +20,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	private final TemplateSettings<V> settings;
 
 	AsyncValueTemplate(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
-		super(channel, channel.isCluster(), settings, settings.observations());
+		super(channel, channel.isCluster(), settings, settings.nearValues(), settings.observations());
 		this.channel = channel;
 		this.settings = settings;
 	}
@@ -30,7 +30,7 @@ public final class AsyncValueTemplate<V> extends ValueOperations<V> {
 	 * in one go by {@link ValueBatch#execute()}.
 	 */
 	public ValueBatch<V> batch() {
-		return new ValueBatch<>(this.channel, this.settings);
+		return new ValueBatch<>(this.channel, this.settings, this.near);
 	}
 
 	/** The database this template's commands go to. */

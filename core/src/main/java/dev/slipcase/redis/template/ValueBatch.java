@@ -8,6 +8,7 @@ import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.Pipeline;
 import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Many commands written to the connection in one write and one flush (pipelined) by
@@ -33,12 +34,14 @@ public final class ValueBatch<V> extends ValueOperations<V> {
 	/** The futures of the operations that failed before sending anything. */
 	private final List<CompletableFuture<?>> rejected = new ArrayList<>();
 
-	ValueBatch(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings) {
-		this(channel.pipeline(), channel.isCluster(), settings);
+	ValueBatch(CommandChannel<String, EncodedValue> channel, TemplateSettings<V> settings,
+			@Nullable NearValues<V> near) {
+		this(channel.pipeline(), channel.isCluster(), settings, near);
 	}
 
-	private ValueBatch(Pipeline<String, EncodedValue> pipeline, boolean cluster, TemplateSettings<V> settings) {
-		super(pipeline, cluster, settings, ObservationRegistry.NOOP);
+	private ValueBatch(Pipeline<String, EncodedValue> pipeline, boolean cluster, TemplateSettings<V> settings,
+			@Nullable NearValues<V> near) {
+		super(pipeline, cluster, settings, near, ObservationRegistry.NOOP);
 		this.pipeline = pipeline;
 	}
 

@@ -80,13 +80,13 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 	private final ObservationRegistry observations;
 
 	ValueOperations(CommandSink<String, EncodedValue> sink, boolean cluster, TemplateSettings<V> settings,
-			ObservationRegistry observations) {
+			@Nullable NearValues<V> near, ObservationRegistry observations) {
 		this.sink = sink;
 		this.cluster = cluster;
 		this.format = settings.format();
 		this.allocator = settings.allocator();
 		this.resendsWrites = settings.unacknowledgedWrites() == UnacknowledgedWrites.RESEND;
-		this.near = settings.nearValues();
+		this.near = near;
 		this.observations = observations;
 	}
 
