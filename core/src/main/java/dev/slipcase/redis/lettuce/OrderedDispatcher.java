@@ -91,7 +91,7 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 		}
 		StatefulConnection<K, V> open = this.connection;
 		if (open != null) {
-			dispatch(open, commands, null);
+			dispatch(open, commands);
 		}
 		else {
 			new CommandList<>(commands).fail(this.failure);
@@ -101,11 +101,22 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	/**
 	 * Dispatches {@code commands} to the open {@code connection} in one write, holding
 	 * {@code lock} while they are dispatched so that they are never split or interleaved with
-	 * another such dispatch (a transaction block), after every dispatch that happened before.
+	 * another such dispatch (a transaction block), after every dispatch that happened before. Lettuce
+	 * queues one write task per command on the channel's event loop: a thread holding the lock may
+	 * have queued some of its block when the loop runs them, so the loop itself never writes a block
+	 * at once but queues its dispatch, under the lock, behind the blocks already queued whole.
 	 */
 	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
 			Object lock) {
-		dispatch(connection, commands, lock);
+		EventLoop loop = CommandLoops.of(connection);
+		if (loop != null && loop.inEventLoop()) {
+			synchronized (lock) {
+				if (hop(loop, () -> dispatchNow(connection, commands, lock))) {
+					return;
+				}
+			}
+		}
+		dispatchNow(connection, commands, lock);
 	}
 
 	/**
@@ -166,21 +177,20 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/**
 	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
-	 * after every dispatch that happened before this one; {@code lock}, when not {@code null}, is
-	 * held while they are dispatched, and the commands are then never split.
+	 * after every dispatch that happened before this one.
 	 */
 	private static <K, V> void dispatch(StatefulConnection<K, V> connection,
-			List<? extends RedisCommand<K, V, ?>> commands, @Nullable Object lock) {
+			List<? extends RedisCommand<K, V, ?>> commands) {
 		EventExecutor busy = busyCurrentLoop();
 		if (busy == null || commands.isEmpty()) {
-			dispatchNow(connection, commands, lock);
+			dispatchNow(connection, commands, null);
 			return;
 		}
-		if (lock != null || !(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
+		if (!(connection instanceof StatefulRedisClusterConnection<?, ?>)) {
 			// one channel for all of them
 			if (CommandLoops.of(connection, commands.get(0)) != busy
-					|| !hop(busy, () -> dispatchNow(connection, commands, lock))) {
-				dispatchNow(connection, commands, lock);
+					|| !hop(busy, () -> dispatchNow(connection, commands, null))) {
+				dispatchNow(connection, commands, null);
 			}
 			return;
 		}

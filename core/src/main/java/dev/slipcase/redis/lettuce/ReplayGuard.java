@@ -67,13 +67,18 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	/** Whether the command is its block's {@code MULTI}, which decides for the block. */
 	private final boolean opensBlock;
 
+	/** Whether the command is made to be queued in a block, which it joins once. */
+	private final boolean queued;
+
 	@SuppressWarnings("unchecked")
-	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock) {
+	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock,
+			boolean queued) {
 		// the codec is never used: every method hands over to the delegate
 		super((RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE, null);
 		this.delegate = output;
 		this.block = block;
 		this.opensBlock = opensBlock;
+		this.queued = queued;
 	}
 
 	/**
@@ -81,21 +86,26 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	 * @param output the command's own output, never {@code null}
 	 */
 	static <K, V, T> ReplayGuard<K, V, T> of(CommandOutput<K, V, T> output) {
-		return new ReplayGuard<>(output, null, false);
+		return new ReplayGuard<>(output, null, false, false);
 	}
 
-	/** A guard for a command of {@code block}, its {@code MULTI} when {@code opensBlock}. */
+	/** A guard for a command made to be queued in a block it {@link #joinBlock joins} later. */
+	static <K, V, T> ReplayGuard<K, V, T> queued(CommandOutput<K, V, T> output) {
+		return new ReplayGuard<>(output, null, false, true);
+	}
+
+	/** A guard for the {@code MULTI} (when {@code opensBlock}) or {@code EXEC} of {@code block}. */
 	static <K, V, T> ReplayGuard<K, V, T> inBlock(CommandOutput<K, V, T> output, TransactionBlock block,
 			boolean opensBlock) {
-		return new ReplayGuard<>(output, block, opensBlock);
+		return new ReplayGuard<>(output, block, opensBlock, false);
 	}
 
 	/**
 	 * Makes the command one of {@code block}'s, before it is dispatched.
-	 * @return {@code false} when it already belongs to a block
+	 * @return {@code false} when it is not made to be queued or already belongs to a block
 	 */
 	boolean joinBlock(TransactionBlock block) {
-		if (this.block != null) {
+		if (!this.queued || this.block != null) {
 			return false;
 		}
 		this.block = block;
@@ -107,7 +117,7 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 		return this.delegate;
 	}
 
-	/** Replaces the command's own output (Lettuce hands {@code EXEC} its transaction's this way). */
+	/** Replaces the command's own output. */
 	void delegateTo(CommandOutput<K, V, T> output) {
 		this.delegate = output;
 	}

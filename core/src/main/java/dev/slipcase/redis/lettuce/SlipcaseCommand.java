@@ -44,8 +44,8 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	private CommandStep[] steps = NO_STEPS;
 
 	private SlipcaseCommand(ProtocolKeyword type, CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args,
-			@Nullable ReplayGuard<K, V, T> guard) {
-		super(new Command<>(type, (guard != null) ? guard : output, args));
+			@Nullable ReplayGuard<K, V, T> guard, int replies) {
+		super(new Command<>(type, (guard != null) ? guard : output, args), replies);
 		this.guard = guard;
 	}
 
@@ -58,7 +58,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	 */
 	public static <K, V, T> SlipcaseCommand<K, V, T> read(ProtocolKeyword type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
-		return new SlipcaseCommand<>(type, output, args, null);
+		return new SlipcaseCommand<>(type, output, args, null, 1);
 	}
 
 	/**
@@ -72,16 +72,27 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	 */
 	public static <K, V, T> SlipcaseCommand<K, V, T> write(ProtocolKeyword type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
-		return new SlipcaseCommand<>(type, output, args, ReplayGuard.of(output));
+		return new SlipcaseCommand<>(type, output, args, ReplayGuard.of(output), 1);
 	}
 
 	/**
-	 * A write of {@code block}, its {@code MULTI} when {@code opensBlock}: goes out only with its
-	 * block. {@code args} may be {@code null} for a command without arguments.
+	 * The {@code MULTI} (when {@code opensBlock}) or {@code EXEC} of {@code block}: goes out only
+	 * with its block, and has no arguments.
 	 */
-	static <K, V, T> SlipcaseCommand<K, V, T> inBlock(TransactionBlock block, boolean opensBlock, ProtocolKeyword type,
-			CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args) {
-		return new SlipcaseCommand<>(type, output, args, ReplayGuard.inBlock(output, block, opensBlock));
+	static <K, V, T> SlipcaseCommand<K, V, T> delimiting(TransactionBlock block, boolean opensBlock,
+			BlockKeyword type, CommandOutput<K, V, T> output) {
+		return new SlipcaseCommand<>(type, output, null, ReplayGuard.inBlock(output, block, opensBlock), 1);
+	}
+
+	/**
+	 * A write queued inside a {@code MULTI} block ({@link #joinBlock}): Redis answers it twice,
+	 * {@code QUEUED} (which is not its reply) and then its element of {@code EXEC}'s reply, which
+	 * {@link ExecOutput} hands it; an error instead of {@code QUEUED} stays in its output, and its
+	 * block's {@code EXEC} fails.
+	 */
+	static <K, V, T> SlipcaseCommand<K, V, T> queued(ProtocolKeyword type, CommandOutput<K, V, T> output,
+			CommandArgs<K, V> args) {
+		return new SlipcaseCommand<>(type, output, args, ReplayGuard.queued(output), 2);
 	}
 
 	/** Whether {@code type} is a read that changes nothing, which a caller may send as a {@link #read}. */
@@ -128,8 +139,8 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	}
 
 	/**
-	 * Makes this write one of {@code block}'s, before it is dispatched.
-	 * @return {@code false} when it is a read or already belongs to a block
+	 * Makes this command, made {@link #queued}, one of {@code block}'s, before it is dispatched.
+	 * @return {@code false} when it is not made to be queued or already belongs to a block
 	 */
 	boolean joinBlock(TransactionBlock block) {
 		return this.guard != null && this.guard.joinBlock(block);
@@ -143,10 +154,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		super.encode(buf);
 	}
 
-	/**
-	 * Reads the reply with {@code output} from now on, through the guard of a write: Lettuce gives
-	 * {@code EXEC} the output of its transaction this way when it dispatches it.
-	 */
+	/** Reads the reply with {@code output} from now on, through the guard of a write. */
 	@Override
 	public void setOutput(CommandOutput<K, V, T> output) {
 		if (this.guard != null) {

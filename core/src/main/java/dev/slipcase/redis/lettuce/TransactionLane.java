@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -13,7 +14,6 @@ import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.output.MultiOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -27,10 +27,12 @@ import io.lettuce.core.protocol.RedisCommand;
  * interleaving. On a cluster, a block goes to the master of its key's slot, over the node
  * connections of a cluster connection of the lane's own; a block whose slot has moved fails
  * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
- * another way. Every command of a block, {@code MULTI} and {@code EXEC} included, is a
- * {@link SlipcaseCommand#write}: after a reconnect, Lettuce's replay of a block whose replies were lost
- * applies nothing, and the block fails with an {@link UnacknowledgedWriteException} (applied or not:
- * unknown). Thread-safe.
+ * another way. Each block keeps its own transaction: {@code EXEC}'s {@link ExecOutput} hands each
+ * command its reply, and {@code MULTI} and {@code EXEC} go out as {@link BlockKeyword}s, outside
+ * Lettuce's one transaction per connection. Every command of a block, {@code MULTI} and {@code EXEC}
+ * included, reaches Redis at most once: after a reconnect, Lettuce's replay of a block whose replies
+ * were lost applies nothing, and the block fails with an {@link UnacknowledgedWriteException}
+ * (applied or not: unknown). Thread-safe.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -58,18 +60,17 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 			List<? extends SlipcaseCommand<K, V, ?>> commands) {
 		RedisCodec<K, V> codec = this.connections.codec();
 		TransactionBlock decision = new TransactionBlock();
-		// no arguments, as Lettuce's own MULTI and EXEC; Lettuce replaces EXEC's output with the
-		// transaction's own when it dispatches it
-		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.inBlock(decision, true, CommandType.MULTI,
-				new StatusOutput<>(codec), null);
-		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.inBlock(decision, false, CommandType.EXEC,
-				new MultiOutput<>(codec), null);
+		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.delimiting(decision, true, BlockKeyword.MULTI,
+				new StatusOutput<>(codec));
+		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.delimiting(decision, false, BlockKeyword.EXEC,
+				new ExecOutput<>(codec, commands));
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
 		for (int i = 0; i < commands.size(); i++) {
 			SlipcaseCommand<K, V, ?> command = commands.get(i);
 			if (!command.joinBlock(decision)) {
-				throw new IllegalArgumentException("A block's commands are each used in one block only");
+				throw new IllegalArgumentException("A block's commands are each made by TransactionLane.command "
+						+ "and used in one block only");
 			}
 			block.add(command);
 		}
@@ -77,6 +78,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		BlockResult result = new BlockResult(decision);
 		exec.whenComplete((reply, ex) -> {
 			if (ex != null) {
+				failRemaining(commands, ex);
 				result.completeExceptionally(ex);
 			}
 			else {
@@ -102,13 +104,29 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	}
 
 	/**
-	 * A command for {@link #execute}: sent at most once, and only with its whole block. Give it no
-	 * {@link CommandStep}: a command of a block given up or replayed may never complete (Lettuce
-	 * waits for its part of the {@code EXEC} reply), so what it owns belongs to the block's caller.
+	 * A command for {@link #execute}: sent at most once, and only with its whole block. It completes
+	 * with its element of {@code EXEC}'s reply, or fails with the error Redis queued it with, or, when
+	 * {@code EXEC} fails, with that failure (the block given up, the reply lost).
 	 */
 	public static <K, V, T> SlipcaseCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
 			CommandArgs<K, V> args) {
-		return SlipcaseCommand.write(type, output, args);
+		return SlipcaseCommand.queued(type, output, args);
+	}
+
+	/**
+	 * Fails the commands of a block whose {@code EXEC} failed with {@code failure} and that have no
+	 * reply of their own: each with the error Redis refused to queue it with, if any, else with
+	 * {@code failure}.
+	 */
+	private static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, Throwable failure) {
+		for (int i = 0; i < commands.size(); i++) {
+			SlipcaseCommand<?, ?, ?> command = commands.get(i);
+			if (command.isDone()) {
+				continue;
+			}
+			String refused = command.getOutput().getError();
+			command.completeExceptionally((refused != null) ? new RedisCommandExecutionException(refused) : failure);
+		}
 	}
 
 	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(OrderedDispatcher<K, V> dispatcher, K slotKey) {
