@@ -1,5 +1,8 @@
 package dev.slipcase.redis.test.leak;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -11,8 +14,16 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class NettyLeakCheckExtension implements BeforeAllCallback, AfterAllCallback {
 
+	private static final Set<Class<?>> CHECKED = ConcurrentHashMap.newKeySet();
+
+	/** Whether this extension checks {@code testClass}: it started checking it, so it is registered. */
+	public static boolean isChecking(Class<?> testClass) {
+		return CHECKED.contains(testClass);
+	}
+
 	@Override
 	public void beforeAll(ExtensionContext context) {
+		context.getTestClass().ifPresent(CHECKED::add);
 		if (!LeakReports.isRecording()) {
 			throw new IllegalStateException("Tests must run with -Dio.netty.leakDetection.level=paranoid and "
 					+ "-Dio.netty.customResourceLeakDetector=" + RecordingLeakDetector.class.getName()
