@@ -35,7 +35,8 @@ import org.springframework.core.io.buffer.NettyDataBufferFactory;
  * never by what the subscriber requests: a download holds at most {@code window} chunks read from
  * Redis whose buffers were not yet released (WebFlux releases each once written to the socket, so
  * a client that stops reading stops the download); an upload gathers the incoming buffers, one at
- * a time, into chunk-sized {@code APPEND}s, at most {@code window} of them in flight (an incoming
+ * a time, into chunk-sized commands (the first chunk in the {@code SET} that makes the temporary
+ * key, the next ones {@code APPEND}ed), at most {@code window} of them in flight (an incoming
  * buffer larger than a chunk is cut into its chunks at once).
  * <p>
  * Buffers: a download emits each chunk as the pooled buffer its reply was copied into, wrapped in
@@ -165,13 +166,14 @@ final class ReactiveLargeValueTransfer {
 		// the temporary key is named per subscription, and deleted when the upload fails or is cancelled
 		return Mono.usingWhen(
 				Mono.fromSupplier(() -> new Upload(key, LargeValueKeys.temporaryKey(key, this.operations.cluster))),
-				(upload) -> create(upload)
-					// the incoming buffers gathered into chunks, each its APPEND sent as it fills, in
-					// order on the connection, up to the window of them pipelined
-					.thenMany(Flux.from(content)
-						.concatMapIterable(upload::gather, 1)
-						.concatWith(Mono.fromCallable(upload::rest)))
+				// the incoming buffers gathered into chunks, each sent as it fills (the first in the
+				// SET that makes the temporary key, the others APPENDed), in order on the connection,
+				// up to the window of them pipelined
+				(upload) -> Flux.from(content)
+					.concatMapIterable(upload::gather, 1)
+					.concatWith(Mono.fromCallable(upload::rest))
 					.flatMap(upload::append, this.window, 1)
+					.then(Mono.defer(() -> upload.sentNothing() ? create(upload) : Mono.empty()))
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
@@ -207,6 +209,9 @@ final class ReactiveLargeValueTransfer {
 		private @Nullable ByteBuf gathering;
 
 		private int sending;
+
+		/** Whether a chunk was sent: the first goes in the {@code SET} that makes the temporary key. */
+		private boolean sentAny;
 
 		private boolean abandoned;
 
@@ -252,6 +257,11 @@ final class ReactiveLargeValueTransfer {
 			return full;
 		}
 
+		/** Whether no chunk was sent: the upload was of nothing. */
+		synchronized boolean sentNothing() {
+			return !this.sentAny;
+		}
+
 		/** The last, partly filled chunk; {@code null} when there is none. */
 		synchronized @Nullable ByteBuf rest() {
 			ByteBuf last = this.gathering;
@@ -277,17 +287,25 @@ final class ReactiveLargeValueTransfer {
 								+ " bytes after writing " + this.written.get() + ": it was changed by someone else")));
 		}
 
-		/** {@code APPEND}s the chunk, handing it over, unless the upload was abandoned. */
+		/**
+		 * Sends the chunk, handing it over, unless the upload was abandoned: the first in
+		 * {@code SET temporary chunk PX ttl}, the next ones {@code APPEND}ed. Chunks are sent one at a
+		 * time, in order.
+		 */
 		private CompletableFuture<Long> send(ByteBuf chunk) {
+			boolean first;
 			synchronized (this) {
 				if (this.abandoned || !this.owned.remove(chunk)) {
 					return CompletableFuture.failedFuture(new CancellationException("The upload of '" + this.key
 							+ "' was abandoned"));
 				}
 				this.sending++;
+				first = !this.sentAny;
+				this.sentAny = true;
 			}
 			try {
-				return ReactiveLargeValueTransfer.this.operations.writeRaw(this.temporary, EncodedValue.wrap(chunk), null);
+				return ReactiveLargeValueTransfer.this.operations.writeRaw(this.temporary, EncodedValue.wrap(chunk),
+						first ? LargeValueKeys.TEMPORARY_TTL : null);
 			}
 			finally {
 				synchronized (this) {
