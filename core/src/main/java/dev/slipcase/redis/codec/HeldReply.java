@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A command output that may hold a pooled copy of its reply until the caller takes it. The
@@ -15,6 +16,13 @@ public interface HeldReply {
 
 	/** Releases whatever this output holds or will receive: the caller never gets it. */
 	void abandon();
+
+	/**
+	 * Whether {@code result}, what the command completed with, is what this output handed over, the
+	 * caller owning the copy from then on; not so for a value the caller completed the command
+	 * with itself.
+	 */
+	boolean handedOver(@Nullable Object result);
 
 	/**
 	 * A pooled copy of the remaining bytes of {@code reply}, which is left as Lettuce handed it

@@ -69,7 +69,7 @@ public final class OwnedBuffers implements CommandStep {
 				((EncodedValue) value).release();
 			}
 		}
-		if (this.reply != null && (done.isCompletedExceptionally() || done.getNow(null) == null)) {
+		if (this.reply != null && (done.isCompletedExceptionally() || !this.reply.handedOver(done.getNow(null)))) {
 			this.reply.abandon();
 		}
 	}

@@ -112,6 +112,11 @@ final class AdaptiveValueOutput<V> extends CommandOutput<String, EncodedValue, A
 	}
 
 	@Override
+	public boolean handedOver(@Nullable Object result) {
+		return result == this;
+	}
+
+	@Override
 	public void abandon() {
 		Object previous = COPY.getAndSet(this, TAKEN);
 		if (previous instanceof ByteBuf copied) {

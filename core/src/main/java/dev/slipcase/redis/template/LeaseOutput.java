@@ -66,6 +66,11 @@ final class LeaseOutput extends CommandOutput<String, EncodedValue, @Nullable Va
 	}
 
 	@Override
+	public boolean handedOver(@Nullable Object result) {
+		return result != null && result == this.state;
+	}
+
+	@Override
 	public void abandon() {
 		Object previous = STATE.getAndSet(this, ABANDONED);
 		if (previous instanceof ByteBuf bytes) {

@@ -232,6 +232,12 @@ class SlipcaseCommandTests {
 			this.abandoned++;
 		}
 
+		/** The command's output here is a {@code StatusOutput}: any value is the reply's. */
+		@Override
+		public boolean handedOver(@Nullable Object result) {
+			return result != null;
+		}
+
 	}
 
 }

@@ -60,6 +60,28 @@ class LeaseOwnershipTests {
 	}
 
 	@Test
+	void aReplyArrivingAfterTheCallerCompletedTheCommandWithALeaseOfItsOwnIsReleased() {
+		for (boolean copiedFirst : new boolean[] { true, false }) {
+			LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
+			SlipcaseCommand<String, EncodedValue, ValueLease> command = leaseCommand(output);
+			if (copiedFirst) {
+				output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
+			}
+			ValueLease own = ValueLease.of(Unpooled.copiedBuffer("own", StandardCharsets.UTF_8));
+			command.complete(own); // completeOnTimeout does this
+			if (!copiedFirst) {
+				output.set(ByteBuffer.wrap("abc".getBytes(StandardCharsets.UTF_8)));
+			}
+			command.complete();
+			assertThat(output.get()).as("copied first: %s", copiedFirst).isNull();
+			try (ValueLease lease = command.join()) {
+				assertThat(lease).isSameAs(own);
+				assertThat(lease.content().toString(StandardCharsets.UTF_8)).isEqualTo("own");
+			}
+		}
+	}
+
+	@Test
 	void aLettuceBufferIsLeftAsItWasHandedOver() {
 		LeaseOutput output = new LeaseOutput(PooledByteBufAllocator.DEFAULT, SlipcaseObservers.global());
 		SlipcaseCommand<String, EncodedValue, ValueLease> command = leaseCommand(output);
