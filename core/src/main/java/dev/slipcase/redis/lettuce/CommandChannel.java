@@ -121,14 +121,14 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 	/**
 	 * Completes once every reply completed, as {@link Await#all} returns: failing with the first
 	 * failure in the order given, translated, when any failed.
+	 * @param action what the replies are for, as in "Redis failed to {@code action}": asked for only
+	 * when one failed
 	 */
-	public CompletableFuture<Void> all(Collection<? extends CompletableFuture<?>> replies, String action,
-			@Nullable Object key) {
+	public CompletableFuture<Void> all(Collection<? extends CompletableFuture<?>> replies, Supplier<String> action) {
 		return settled(replies).thenRun(() -> {
 			for (CompletableFuture<?> reply : replies) {
 				if (reply.isCompletedExceptionally()) {
-					throw RedisFailures.translate(reply.handle((value, failure) -> failure).join(),
-							Await.what(action, key));
+					throw RedisFailures.translate(reply.handle((value, failure) -> failure).join(), action.get());
 				}
 			}
 		});

@@ -99,8 +99,7 @@ final class BucketReads {
 		}
 		all.addAll(overflowValues);
 		steps.send(pipeline, all);
-		return this.redis.all(all, "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'",
-				null)
+		return this.redis.all(all, () -> "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'")
 			.thenCompose((done) -> {
 				List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
 				for (int bucket = 0; bucket < buckets.count(); bucket++) {
@@ -143,7 +142,7 @@ final class BucketReads {
 			values.add(pipeline.submit(BinaryCommands.get(locations.get(i).overflow())));
 		}
 		steps.send(pipeline, values);
-		return this.redis.all(values, "read the overflow values of " + marked.size() + " keys", null)
+		return this.redis.all(values, () -> "read the overflow values of " + marked.size() + " keys")
 			.thenCompose((done) -> {
 				List<Location> gone = new ArrayList<>();
 				List<Integer> gonePositions = new ArrayList<>();
@@ -176,8 +175,8 @@ final class BucketReads {
 			replies.add(BucketScripts.read(pipeline, buckets.select(bucket, locations)));
 		}
 		steps.send(pipeline, replies);
-		return this.redis.all(replies, "read " + locations.size() + " moving keys of namespace '"
-				+ this.namespace.name() + "'", null)
+		return this.redis.all(replies, () -> "read " + locations.size() + " moving keys of namespace '"
+				+ this.namespace.name() + "'")
 			.thenApply((done) -> buckets
 				.reassemble(replies.stream().map((reply) -> BucketScripts.values(reply.join())).toList()));
 	}
@@ -198,7 +197,7 @@ final class BucketReads {
 			return CompletableFuture.completedFuture(raw);
 		}
 		steps.send(pipeline, reads);
-		return this.redis.all(reads, "read " + reads.size() + " plain keys", null).thenApply((done) -> {
+		return this.redis.all(reads, () -> "read " + reads.size() + " plain keys").thenApply((done) -> {
 			List<byte @Nullable []> found = new ArrayList<>(Collections.nCopies(raw.size(), null));
 			for (int j = 0; j < missing.size(); j++) {
 				found.set(missing.get(j), reads.get(j).join());

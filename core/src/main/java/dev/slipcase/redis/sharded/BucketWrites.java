@@ -146,7 +146,7 @@ final class BucketWrites {
 					buckets.select(bucket, values), buckets.select(bucket, places)));
 		}
 		steps.send(pipeline, replies);
-		return this.redis.all(replies, "write " + n + " keys of namespace '" + this.namespace.name() + "'", null)
+		return this.redis.all(replies, () -> "write " + n + " keys of namespace '" + this.namespace.name() + "'")
 			.thenApply((done) -> written(locations, places, buckets, replies));
 	}
 
