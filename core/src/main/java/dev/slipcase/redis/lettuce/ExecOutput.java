@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The output of a {@link TransactionLane} block's {@code EXEC}: hands each element of the reply to
  * the output of the command it answers and completes that command, and collects the elements as a
- * {@link TransactionResult}. An error before the array ({@code EXECABORT}) is {@code EXEC}'s own.
+ * {@link TransactionResult}. An error before the array ({@code EXECABORT}) is {@code EXEC}'s own;
+ * an array of another length than the block is handed to no command ({@link #unexpected()}).
  * The block's commands are fixed when it is made, so nothing here is shared with another block.
  * Used on the connection's event loop only.
  *
@@ -33,6 +34,9 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 
 	private boolean discarded;
 
+	/** The array's length when it is not one element per command: nothing is handed over then. */
+	private int mismatched = -1;
+
 	/** The command the element being read answers. */
 	private int current;
 
@@ -43,8 +47,24 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 	 */
 	ExecOutput(RedisCodec<K, V> codec, List<? extends SlipcaseCommand<K, V, ?>> commands) {
 		super(codec, null);
-		this.commands = commands;
+		this.commands = List.copyOf(commands);
 		this.replies = new ArrayList<>(commands.size());
+	}
+
+	/**
+	 * What was wrong with a reply that came, or {@code null}: a discarded transaction, or an array
+	 * that is not one element per command (a command of the block was not written, being done
+	 * already, or something else was queued inside it), whose elements were handed to no command.
+	 */
+	@Nullable String unexpected() {
+		if (this.discarded) {
+			return "EXEC answered that the transaction was discarded";
+		}
+		if (this.mismatched >= 0) {
+			return "EXEC answered " + this.mismatched + " replies to a block of " + this.commands.size()
+					+ " commands: a command of the block was not written, or another was queued inside it";
+		}
+		return null;
 	}
 
 	@Override
@@ -54,28 +74,28 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 
 	@Override
 	public void multi(int count) {
-		if (!start(count)) {
+		if (!start(count) && routes()) {
 			element().multi(count);
 		}
 	}
 
 	@Override
 	public void multiArray(int count) {
-		if (!start(count)) {
+		if (!start(count) && routes()) {
 			element().multiArray(count);
 		}
 	}
 
 	@Override
 	public void multiMap(int count) {
-		if (!start(count)) {
+		if (!start(count) && routes()) {
 			element().multiMap(count);
 		}
 	}
 
 	@Override
 	public void multiSet(int count) {
-		if (!start(count)) {
+		if (!start(count) && routes()) {
 			element().multiSet(count);
 		}
 	}
@@ -87,32 +107,44 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 			this.discarded = bytes == null;
 			return;
 		}
-		element().set(bytes);
+		if (routes()) {
+			element().set(bytes);
+		}
 	}
 
 	@Override
 	public void setSingle(@Nullable ByteBuffer bytes) {
-		element().setSingle(bytes);
+		if (routes()) {
+			element().setSingle(bytes);
+		}
 	}
 
 	@Override
 	public void setBigNumber(@Nullable ByteBuffer bytes) {
-		element().setBigNumber(bytes);
+		if (routes()) {
+			element().setBigNumber(bytes);
+		}
 	}
 
 	@Override
 	public void set(long integer) {
-		element().set(integer);
+		if (routes()) {
+			element().set(integer);
+		}
 	}
 
 	@Override
 	public void set(double number) {
-		element().set(number);
+		if (routes()) {
+			element().set(number);
+		}
 	}
 
 	@Override
 	public void set(boolean value) {
-		element().set(value);
+		if (routes()) {
+			element().set(value);
+		}
 	}
 
 	@Override
@@ -122,11 +154,11 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 
 	@Override
 	public void setError(@Nullable String error) {
-		if (this.started) {
-			element().setError(error);
-		}
-		else {
+		if (!this.started) {
 			super.setError(error);
+		}
+		else if (routes()) {
+			element().setError(error);
 		}
 	}
 
@@ -136,7 +168,7 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 	 */
 	@Override
 	public void complete(int depth) {
-		if (!this.started || depth == 0 || this.current >= this.commands.size()) {
+		if (!this.started || !routes() || depth == 0 || this.current >= this.commands.size()) {
 			return;
 		}
 		SlipcaseCommand<K, V, ?> command = this.commands.get(this.current);
@@ -156,7 +188,15 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 		}
 		this.started = true;
 		this.discarded = count == -1;
+		if (count >= 0 && count != this.commands.size()) {
+			this.mismatched = count;
+		}
 		return true;
+	}
+
+	/** Whether the elements go to the commands: one element per command. */
+	private boolean routes() {
+		return this.mismatched < 0 && !this.discarded;
 	}
 
 	private CommandOutput<K, V, ?> element() {

@@ -104,15 +104,20 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	 * another such dispatch (a transaction block), after every dispatch that happened before. Lettuce
 	 * queues one write task per command on the channel's event loop: a thread holding the lock may
 	 * have queued some of its block when the loop runs them, so the loop itself never writes a block
-	 * at once but queues its dispatch, under the lock, behind the blocks already queued whole.
+	 * at once but queues its dispatch, under the lock, behind the blocks already queued whole. An
+	 * event loop that cannot tell the channel (not connected) queues it on itself, behind those it
+	 * queued before.
 	 */
 	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
 			Object lock) {
-		EventLoop loop = CommandLoops.of(connection);
-		if (loop != null && loop.inEventLoop()) {
-			synchronized (lock) {
-				if (hop(loop, () -> dispatchNow(connection, commands, lock))) {
-					return;
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current != null && current.inEventLoop()) {
+			EventLoop loop = CommandLoops.of(connection);
+			if (loop == null || loop == current) {
+				synchronized (lock) {
+					if (hop(current, () -> dispatchNow(connection, commands, lock))) {
+						return;
+					}
 				}
 			}
 		}

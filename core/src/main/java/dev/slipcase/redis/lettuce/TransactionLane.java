@@ -18,6 +18,7 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.RedisCommand;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Runs {@code MULTI} … {@code EXEC} blocks on connections of its own. On a shared, multiplexed
@@ -62,8 +63,9 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		TransactionBlock decision = new TransactionBlock();
 		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.delimiting(decision, true, BlockKeyword.MULTI,
 				new StatusOutput<>(codec));
+		ExecOutput<K, V> replies = new ExecOutput<>(codec, commands);
 		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.delimiting(decision, false, BlockKeyword.EXEC,
-				new ExecOutput<>(codec, commands));
+				replies);
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
 		for (int i = 0; i < commands.size(); i++) {
@@ -77,9 +79,11 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		block.add(exec);
 		BlockResult result = new BlockResult(decision);
 		exec.whenComplete((reply, ex) -> {
-			if (ex != null) {
-				failRemaining(commands, ex);
-				result.completeExceptionally(ex);
+			Throwable failure = blockFailure(multi, replies, ex);
+			// every command ends with its block
+			failRemaining(commands, failure);
+			if (failure != null) {
+				result.completeExceptionally(failure);
 			}
 			else {
 				result.complete(reply);
@@ -114,18 +118,41 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	}
 
 	/**
-	 * Fails the commands of a block whose {@code EXEC} failed with {@code failure} and that have no
-	 * reply of their own: each with the error Redis refused to queue it with, if any, else with
-	 * {@code failure}.
+	 * What a block failed with, {@code null} when it ran: {@code EXEC}'s own failure, or, where the
+	 * commands may have run otherwise than as one transaction (Redis refused {@code MULTI}, and ran
+	 * each command on its own or refused it; {@code EXEC} answered for another number of commands),
+	 * an {@link UnacknowledgedWriteException}: what was applied is unknown.
 	 */
-	private static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, Throwable failure) {
+	private static @Nullable Throwable blockFailure(CompletableFuture<String> multi, ExecOutput<?, ?> replies,
+			@Nullable Throwable execFailure) {
+		Throwable refused = multi.isCompletedExceptionally() ? multi.handle((ok, ex) -> ex).join() : null;
+		if (refused instanceof RedisCommandExecutionException) {
+			return new UnacknowledgedWriteException("Redis refused MULTI (" + refused.getMessage() + "): the block's "
+					+ "commands ran one by one or were refused, outside a transaction; what was applied is unknown",
+					refused);
+		}
+		String unexpected = replies.unexpected();
+		if (execFailure == null && unexpected != null) {
+			return new UnacknowledgedWriteException(unexpected + "; what was applied is unknown");
+		}
+		return execFailure;
+	}
+
+	/**
+	 * Fails the commands of a block that have no reply of their own: each with the error Redis
+	 * refused to queue it with, if any, else with the block's {@code failure} (when the block ran,
+	 * with one saying {@code EXEC} held no reply to it).
+	 */
+	private static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, @Nullable Throwable failure) {
 		for (int i = 0; i < commands.size(); i++) {
 			SlipcaseCommand<?, ?, ?> command = commands.get(i);
 			if (command.isDone()) {
 				continue;
 			}
 			String refused = command.getOutput().getError();
-			command.completeExceptionally((refused != null) ? new RedisCommandExecutionException(refused) : failure);
+			command.completeExceptionally((refused != null) ? new RedisCommandExecutionException(refused)
+					: (failure != null) ? failure
+							: new UnacknowledgedWriteException("EXEC's reply held no reply to this command"));
 		}
 	}
 

@@ -114,6 +114,47 @@ class TransactionLaneTests {
 		assertThat(redis.command("HGET", "kept", "n")).isNull();
 	}
 
+	@Test
+	void aBlockOneOfWhoseCommandsWasNotWrittenFailsAsUnknownAndEveryCommandEnds() throws Exception {
+		SlipcaseCommand<byte[], byte[], Long> first = increment(KEPT);
+		SlipcaseCommand<byte[], byte[], Long> cancelled = increment(KEPT);
+		SlipcaseCommand<byte[], byte[], Long> last = increment(KEPT);
+		cancelled.cancel(false); // done: Lettuce writes no command that is done
+		CompletableFuture<TransactionResult> result = this.lane.execute(0, KEPT, List.of(first, cancelled, last));
+		assertThat(RedisFailures.unwrap(result.handle((ok, ex) -> ex).get(10, TimeUnit.SECONDS)))
+			.isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("2 replies to a block of 3");
+		assertThat(first.handle((ok, ex) -> ex).get(1, TimeUnit.SECONDS)).isInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(last.handle((ok, ex) -> ex).get(1, TimeUnit.SECONDS)).isInstanceOf(UnacknowledgedWriteException.class);
+		// what the block did is what "unknown" warns of: the two written ran
+		assertThat(redis.command("HGET", "kept", "n")).isEqualTo("2");
+	}
+
+	@Test
+	void aBlockWhoseMultiIsRefusedFailsAsUnknown() throws Exception {
+		redis.command("ACL", "SETUSER", "no-multi", "on", ">secret", "~*", "+@all", "-multi");
+		RedisURI uri = RedisURI.create(redis.endpoint().uri());
+		uri.setAuthentication("no-multi", "secret");
+		TransactionLane<byte[], byte[]> refusing = new TransactionLane<>(ConnectionHolder.opening(
+				Connectors.of(client, uri, ByteArrayCodec.INSTANCE), ByteArrayCodec.INSTANCE, false, 0,
+				Duration.ofSeconds(2)));
+		try {
+			SlipcaseCommand<byte[], byte[], Long> increment = increment(KEPT);
+			CompletableFuture<TransactionResult> result = refusing.execute(0, KEPT, List.of(increment));
+			assertThat(RedisFailures.unwrap(result.handle((ok, ex) -> ex).get(10, TimeUnit.SECONDS)))
+				.isInstanceOf(UnacknowledgedWriteException.class)
+				.hasMessageContaining("refused MULTI");
+			assertThat(increment.handle((ok, ex) -> ex).get(1, TimeUnit.SECONDS))
+				.isInstanceOf(UnacknowledgedWriteException.class);
+			// it ran on its own, outside a transaction
+			assertThat(redis.command("HGET", "kept", "n")).isEqualTo("1");
+		}
+		finally {
+			refusing.close();
+			redis.command("ACL", "DELUSER", "no-multi");
+		}
+	}
+
 	/**
 	 * Blocks from four threads, every other one given up at once. Two ways this went wrong: Lettuce
 	 * kept a connection's transaction in one field, which the failure of a given-up block's
