@@ -58,14 +58,14 @@ final class BucketStore {
 	private final CallNames callNames;
 
 	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane<byte[], byte[]> transactions,
-			ShardedNamespace namespace, ShardLayout layout, ServerLimits limits, SlipcaseObserver observer) {
+			ShardedNamespace namespace, KeyPlacement placement, ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
 		this.observer = observer;
 		this.namespace = namespace;
-		this.layout = layout;
+		this.layout = placement.layout();
 		this.limits = limits;
 		this.callNames = CallNames.of(namespace.name());
-		this.placement = new KeyPlacement(namespace, layout, limits.maxValueBytes());
+		this.placement = placement;
 		this.reads = new BucketReads(redis, namespace);
 		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace, limits)
 				: null, namespace, limits, observer);

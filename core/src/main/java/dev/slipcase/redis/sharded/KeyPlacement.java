@@ -26,14 +26,43 @@ final class KeyPlacement {
 
 	private final int maxFieldBytes;
 
+	/** The keyed hash of a {@link ShardLayout#SIPHASH_24} layout, {@code null} for {@link ShardLayout#FNV1A_32}. */
+	private final @Nullable SipHash24 keyedHash;
+
 	/** {@code <bucketPrefix>{<alias>:} */
 	private final String owned;
 
-	KeyPlacement(ShardedNamespace namespace, ShardLayout layout, int maxFieldBytes) {
+	/**
+	 * Placement under {@code layout}, whose hashed ids go to bucket {@code fnv1a32(id)} or, keyed
+	 * with {@code secret}, {@code siphash24(id)}, modulo the bucket count.
+	 * @param secret the namespace's secret ({@link SipHash24#KEY_BYTES} bytes) for a
+	 * {@link ShardLayout#SIPHASH_24} layout, else {@code null}
+	 * @throws IllegalArgumentException when the layout names another hash, or the secret does not
+	 * fit its hash
+	 */
+	KeyPlacement(ShardedNamespace namespace, ShardLayout layout, int maxFieldBytes, byte @Nullable [] secret) {
 		this.namespace = namespace;
 		this.layout = layout;
 		this.maxFieldBytes = maxFieldBytes;
 		this.owned = namespace.ownedKeyPrefix();
+		switch (layout.hash()) {
+			case ShardLayout.FNV1A_32 -> {
+				Assert.isNull(secret, "An fnv1a32 layout has no secret");
+				this.keyedHash = null;
+			}
+			case ShardLayout.SIPHASH_24 -> {
+				Assert.notNull(secret, "A siphash24 layout needs its namespace's secret");
+				this.keyedHash = new SipHash24(secret);
+			}
+			default -> throw new IllegalArgumentException("Namespace '" + namespace.name() + "' is stored with hash '"
+					+ layout.hash() + "', which this version does not know (it knows " + ShardLayout.FNV1A_32 + " and "
+					+ ShardLayout.SIPHASH_24 + ")");
+		}
+	}
+
+	/** The layout keys are placed under. */
+	ShardLayout layout() {
+		return this.layout;
 	}
 
 	/**
@@ -52,8 +81,7 @@ final class KeyPlacement {
 		}
 		else {
 			fieldBytes = bytes(key.substring(idStart));
-			bucket = this.owned + "h:" + Integer.remainderUnsigned(fnv1a32(fieldBytes), this.layout.bucketCount())
-					+ "}";
+			bucket = this.owned + "h:" + hashedBucket(fieldBytes) + "}";
 		}
 		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
 		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes);
@@ -99,9 +127,17 @@ final class KeyPlacement {
 		return this.namespace.keyPrefix() + field;
 	}
 
-	/** The key of the layout record. */
-	byte[] layoutKey() {
-		return bytes(this.owned + "layout}");
+	/** The key of {@code namespace}'s layout record. */
+	static byte[] layoutKey(ShardedNamespace namespace) {
+		return bytes(namespace.ownedKeyPrefix() + "layout}");
+	}
+
+	/**
+	 * The key of {@code namespace}'s placement secret, named as its layout key is: made once, by the
+	 * first instance to store a {@link ShardLayout#SIPHASH_24} layout, and read by every other.
+	 */
+	static byte[] secretKey(ShardedNamespace namespace) {
+		return bytes(namespace.ownedKeyPrefix() + "secret}");
 	}
 
 	/** Globs matching this namespace's buckets and overflow keys. */
@@ -157,6 +193,12 @@ final class KeyPlacement {
 			rest /= 10;
 		}
 		return bytes;
+	}
+
+	/** The index of the hashed bucket of {@code id}. */
+	int hashedBucket(byte[] id) {
+		return (this.keyedHash != null) ? (int) Long.remainderUnsigned(this.keyedHash.hash(id), this.layout.bucketCount())
+				: Integer.remainderUnsigned(fnv1a32(id), this.layout.bucketCount());
 	}
 
 	/** 32-bit FNV-1a: stable across JVMs and versions, which {@code String.hashCode} does not promise. */

@@ -32,8 +32,17 @@ public record ShardLayout(ShardingStrategy strategy, int bucketSize, int bucketC
 	 */
 	public static final int VERSION = 2;
 
-	/** The one hash function of versions 1 and 2: 32-bit FNV-1a of the id's UTF-8 bytes. */
+	/**
+	 * 32-bit FNV-1a of the id's UTF-8 bytes: the hash of the layouts stored before keyed placement,
+	 * which keep it. Unkeyed: anyone can compute ids that all land in one bucket.
+	 */
 	public static final String FNV1A_32 = "fnv1a32";
+
+	/**
+	 * SipHash-2-4 of the id's UTF-8 bytes, keyed with a secret made for the namespace and stored
+	 * beside its layout: the hash of new layouts.
+	 */
+	public static final String SIPHASH_24 = "siphash24";
 
 	public ShardLayout {
 		Assert.notNull(strategy, "strategy must not be null");

@@ -1,6 +1,7 @@
 package dev.slipcase.redis.sharded;
 
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -47,6 +48,8 @@ public final class ShardedTemplates implements AutoCloseable {
 
 	/** How long creating waits for the first connection, whose own timeout applies from then on. */
 	private static final Duration CONNECT_TIMEOUT = RedisURI.DEFAULT_TIMEOUT_DURATION;
+
+	private static final SecureRandom SECRETS = new SecureRandom();
 
 	private final ConnectionHolder<byte[], byte[]> connections;
 
@@ -179,13 +182,22 @@ public final class ShardedTemplates implements AutoCloseable {
 		else {
 			bucketCount = ShardedNamespace.DEFAULT_BUCKET_COUNT;
 		}
-		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.FNV1A_32,
+		ShardLayout wanted = new ShardLayout(namespace.strategy(), bucketSize, bucketCount, ShardLayout.SIPHASH_24,
 				ShardLayout.VERSION, namespace.name(), namespace.keyPrefix());
 		ShardLayout layout = storeOrCheckLayout(namespace, wanted, limits);
+		KeyPlacement placement;
+		try {
+			placement = new KeyPlacement(namespace, layout, limits.maxValueBytes(),
+					layout.hash().equals(ShardLayout.SIPHASH_24) ? storeOrReadSecret(namespace) : null);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new ShardLayoutMismatchException(ex.getMessage());
+		}
 		// the serializer's observer: an application context's meters when the context made it
 		SlipcaseObserver observer = (serializer instanceof SlipcaseRedisSerializer<?> slipcase)
 				? slipcase.format().observer() : SlipcaseObservers.global();
-		return new ShardedTemplate<>(new BucketStore(this.redis, this.transactions, namespace, layout, limits, observer), serializer);
+		return new ShardedTemplate<>(new BucketStore(this.redis, this.transactions, namespace, placement, limits, observer),
+				serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */
@@ -228,8 +240,35 @@ public final class ShardedTemplates implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * The namespace's placement secret: {@link SipHash24#KEY_BYTES} random bytes stored beside its
+	 * layout by the first instance that asks (set if absent), read by every other; never changed, as
+	 * every key's bucket depends on it.
+	 */
+	private byte[] storeOrReadSecret(ShardedNamespace namespace) {
+		byte[] key = KeyPlacement.secretKey(namespace);
+		byte[] made = new byte[SipHash24.KEY_BYTES];
+		SECRETS.nextBytes(made);
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key, made));
+		CompletableFuture<byte @Nullable []> read = pipeline.submit(BinaryCommands.get(key));
+		pipeline.send();
+		String keyName = new String(key, StandardCharsets.UTF_8);
+		this.redis.awaitAll(List.of(stored, read), "store or read the placement secret of namespace '" + namespace.name()
+				+ "' at", keyName);
+		byte[] secret = read.join();
+		if (secret == null || secret.length != SipHash24.KEY_BYTES) {
+			throw new IllegalStateException("Namespace '" + namespace.name() + "': the placement secret at " + keyName
+					+ ((secret == null) ? " vanished right after it was written" : " is " + secret.length
+							+ " bytes, not " + SipHash24.KEY_BYTES)
+					+ "; without it no key of the namespace can be found. Is something changing keys under "
+					+ namespace.bucketPrefix() + "?");
+		}
+		return secret;
+	}
+
 	private ShardLayout storeOrCheckLayout(ShardedNamespace namespace, ShardLayout wanted, ServerLimits limits) {
-		byte[] key = new KeyPlacement(namespace, wanted, limits.maxValueBytes()).layoutKey();
+		byte[] key = KeyPlacement.layoutKey(namespace);
 		String keyName = new String(key, StandardCharsets.UTF_8);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key,
@@ -260,8 +299,10 @@ public final class ShardedTemplates implements AutoCloseable {
 					+ "the buckets; this version (" + ShardLayout.VERSION + ") would not find the values in overflow "
 					+ "keys. Give the namespace a new alias and migrate its values (read them with the old version).");
 		}
-		boolean sameKind = existing.strategy() == wanted.strategy() && existing.hash().equals(wanted.hash())
-				&& existing.version() == wanted.version() && existing.keyPrefix().equals(wanted.keyPrefix());
+		// a stored layout keeps its hash: one stored before keyed placement goes on with fnv1a32 until
+		// its keys are migrated to a new alias
+		boolean sameKind = existing.strategy() == wanted.strategy() && existing.version() == wanted.version()
+				&& existing.keyPrefix().equals(wanted.keyPrefix());
 		boolean sizeAgrees = hashed || namespace.bucketSize() == null || existing.bucketSize() == wanted.bucketSize();
 		boolean countAgrees = namespace.bucketCount() == null || existing.bucketCount() == wanted.bucketCount();
 		boolean fits = hashed || existing.bucketSize() <= limits.maxEntries();
@@ -278,8 +319,8 @@ public final class ShardedTemplates implements AutoCloseable {
 	}
 
 	private static boolean sameHashed(ShardLayout a, ShardLayout b) {
-		return a.strategy() == b.strategy() && a.bucketCount() == b.bucketCount() && a.hash().equals(b.hash())
-				&& a.version() == b.version() && a.namespace().equals(b.namespace()) && a.keyPrefix().equals(b.keyPrefix());
+		return a.strategy() == b.strategy() && a.bucketCount() == b.bucketCount() && a.version() == b.version()
+				&& a.namespace().equals(b.namespace()) && a.keyPrefix().equals(b.keyPrefix());
 	}
 
 	private String probeVersion() {

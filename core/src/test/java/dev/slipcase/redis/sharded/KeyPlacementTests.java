@@ -14,7 +14,7 @@ class KeyPlacementTests {
 	private final ShardedNamespace numeric = ShardedNamespace.builder("users").alias("u").keyPrefix("user:").build();
 
 	private final KeyPlacement placement = new KeyPlacement(this.numeric,
-			new ShardLayout(ShardingStrategy.NUMERIC, 384, 16, ShardLayout.FNV1A_32, 1, "users", "user:"), 64);
+			new ShardLayout(ShardingStrategy.NUMERIC, 384, 16, ShardLayout.FNV1A_32, 1, "users", "user:"), 64, null);
 
 	@Test
 	void numericIdIsPlacedByDivisionWithTheRemainderAsField() {
@@ -31,6 +31,36 @@ class KeyPlacementTests {
 		assertThat(text(canonical.field())).isEqualTo("7");
 		assertThat(text(padded.bucket())).startsWith("~sc:{u:h:");
 		assertThat(text(padded.field())).isEqualTo("007");
+	}
+
+	@Test
+	void aKeyedLayoutPlacesHashedIdsByItsSecret() {
+		ShardLayout keyed = new ShardLayout(ShardingStrategy.HASHED, 384, 1024, ShardLayout.SIPHASH_24, 2, "users",
+				"user:");
+		byte[] secret = new byte[16];
+		KeyPlacement first = new KeyPlacement(this.numeric, keyed, 64, secret);
+		byte[] alice = "alice".getBytes(StandardCharsets.UTF_8);
+		int expected = (int) Long.remainderUnsigned(new SipHash24(secret).hash(alice), 1024);
+		assertThat(text(first.locate("user:alice").bucket())).isEqualTo("~sc:{u:h:" + expected + "}");
+		secret[15] = 1;
+		KeyPlacement second = new KeyPlacement(this.numeric, keyed, 64, secret);
+		int moved = 0;
+		for (int i = 0; i < 100; i++) {
+			if (!text(first.locate("user:id" + i).bucket()).equals(text(second.locate("user:id" + i).bucket()))) {
+				moved++;
+			}
+		}
+		assertThat(moved).as("ids placed elsewhere under another secret").isGreaterThan(90);
+	}
+
+	@Test
+	void aLayoutOfAnUnknownHashOrWithoutItsSecretIsRefused() {
+		ShardLayout keyed = new ShardLayout(ShardingStrategy.HASHED, 384, 1024, ShardLayout.SIPHASH_24, 2, "users",
+				"user:");
+		assertThatIllegalArgumentException().isThrownBy(() -> new KeyPlacement(this.numeric, keyed, 64, null));
+		ShardLayout unknown = new ShardLayout(ShardingStrategy.HASHED, 384, 1024, "murmur3", 2, "users", "user:");
+		assertThatIllegalArgumentException().isThrownBy(() -> new KeyPlacement(this.numeric, unknown, 64, null))
+			.withMessageContaining("murmur3");
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.slipcase.redis.sharded;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -576,6 +577,42 @@ abstract class ShardedTemplateContract {
 		template.set(key(template, "k0"), "overwrite is fine");
 		assertThat(template.get(key(template, "k4"))).isNull();
 		assertThat(redis().hlen(template.namespace().ownedKeyPrefix() + "h:0}")).isEqualTo(4);
+	}
+
+	/**
+	 * Hash flooding: ids chosen offline so that {@code fnv1a32(id) mod bucketCount} is one bucket fill
+	 * it, and a user whose new id lands there is refused. Under a keyed layout the same ids spread.
+	 */
+	@Test
+	void idsChosenToFillOneBucketFillItUnderAnUnkeyedLayoutOnly() {
+		List<String> aimed = new ArrayList<>();
+		for (int n = 0; aimed.size() < 5; n++) {
+			String id = "mallory" + n;
+			if (Integer.remainderUnsigned(KeyPlacement.fnv1a32(id.getBytes(StandardCharsets.UTF_8)), 64) == 0) {
+				aimed.add(id);
+			}
+		}
+		ShardedNamespace unkeyed = namespace().strategy(ShardingStrategy.HASHED).bucketCount(64).maxEntries(4).build();
+		// as a layout stored before keyed placement, which the template keeps
+		redis().set(new String(KeyPlacement.layoutKey(unkeyed), StandardCharsets.UTF_8),
+				new ShardLayout(ShardingStrategy.HASHED, 1, 64, ShardLayout.FNV1A_32, ShardLayout.VERSION, unkeyed.name(),
+						unkeyed.keyPrefix()).encode());
+		ShardedTemplate<String> old = template(unkeyed, STRINGS);
+		for (String id : aimed.subList(0, 4)) {
+			old.set(key(old, id), "v");
+		}
+		assertThatExceptionOfType(BucketFullException.class).isThrownBy(() -> old.set(key(old, aimed.get(4)), "v"));
+
+		ShardedNamespace keyed = namespace().strategy(ShardingStrategy.HASHED).bucketCount(64).maxEntries(4).build();
+		ShardedTemplate<String> template = template(keyed, STRINGS);
+		for (String id : aimed) {
+			template.set(key(template, id), "v");
+		}
+		assertThat(template.multiGet(aimed.stream().map((id) -> key(template, id)).toList())).containsOnly("v");
+		assertThat(redis().get(new String(KeyPlacement.layoutKey(keyed), StandardCharsets.UTF_8)))
+			.contains("hash=" + ShardLayout.SIPHASH_24);
+		assertThat(redis().strlen(new String(KeyPlacement.secretKey(keyed), StandardCharsets.UTF_8)))
+			.isEqualTo(SipHash24.KEY_BYTES);
 	}
 
 	@Test
