@@ -166,13 +166,16 @@ final class ReactiveLargeValueTransfer {
 		// the temporary key is named per subscription, and deleted when the upload fails or is cancelled
 		return Mono.usingWhen(
 				Mono.fromSupplier(() -> new Upload(key, LargeValueKeys.temporaryKey(key, this.operations.cluster))),
-				// the incoming buffers gathered into chunks, each sent as it fills (the first in the
-				// SET that makes the temporary key, the others APPENDed), in order on the connection,
-				// up to the window of them pipelined
+				// the incoming buffers gathered into chunks, each sent as it fills: the first in the SET
+				// that makes the temporary key with its expiry, the others APPENDed once that SET is
+				// acknowledged (never creating the key without one), in order on the connection, up to
+				// the window of them pipelined
 				(upload) -> Flux.from(content)
 					.concatMapIterable(upload::gather, 1)
 					.concatWith(Mono.fromCallable(upload::rest))
-					.flatMap(upload::append, this.window, 1)
+					.switchOnFirst((first, chunks) -> first.hasValue()
+							? upload.append(first.get()).thenMany(chunks.skip(1).flatMap(upload::append, this.window, 1))
+							: chunks.flatMap(upload::append, this.window, 1))
 					.then(Mono.defer(() -> upload.sentNothing() ? create(upload) : Mono.empty()))
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
