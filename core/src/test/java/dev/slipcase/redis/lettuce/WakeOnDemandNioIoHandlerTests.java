@@ -390,6 +390,18 @@ class WakeOnDemandNioIoHandlerTests {
 		assertThat(channel.isOpen()).isFalse();
 	}
 
+	/**
+	 * Netty's loop skips {@code prepareToDestroy} when the shutdown is asked for after its turn
+	 * checked for one and it has no quiet period: {@code destroy} alone must close the channels.
+	 */
+	@Test
+	void destroyingTheHandlerClosesTheChannelsStillRegistered() throws Exception {
+		Channel channel = connect(new ChannelInboundHandlerAdapter());
+		WakeOnDemandNioIoHandler handler = handlerOf(this.group);
+		this.group.submit(handler::destroy).get(30, TimeUnit.SECONDS);
+		assertThat(channel.closeFuture().await(30, TimeUnit.SECONDS)).isTrue();
+	}
+
 	@Test
 	void aClientConfiguredForCoalescingRunsItsCommandsPubSubAndReconnectsOnTheLoop() throws Exception {
 		ClientResources resources = WriteCoalescing.configure(ClientResources.builder()).build();
