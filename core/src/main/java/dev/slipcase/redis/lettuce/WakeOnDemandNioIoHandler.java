@@ -37,8 +37,10 @@ import org.apache.commons.logging.LogFactory;
  * call, so a turn allocates no selected-key set. Does not rebuild a selector or move channels
  * between loops, as Netty's {@code NioIoHandler} does.
  * <p>
- * Owns its {@link Selector}: opened when the handler is made, closed by {@link #destroy()} once
- * every channel still registered is closed. Holds no buffers. Every
+ * Owns its {@link Selector}: opened when the handler is made, closed by {@link #destroy()} after
+ * {@link #prepareToDestroy()} has closed every channel still registered. As with Netty's own
+ * handler, a loop shut down without a quiet period may end before a turn calls
+ * {@link #prepareToDestroy()}, and leave its channels open. Holds no buffers. Every
  * method but {@link #wakeup()} runs on the event loop's thread.
  */
 public final class WakeOnDemandNioIoHandler implements IoHandler {
@@ -336,14 +338,8 @@ public final class WakeOnDemandNioIoHandler implements IoHandler {
 		}
 	}
 
-	/**
-	 * Closes the channels still registered, then the selector: Netty's loop calls
-	 * {@link #prepareToDestroy()} only in a turn that began shut down, and a shutdown asked for
-	 * later in that turn, with no quiet period, ends the loop without another.
-	 */
 	@Override
 	public void destroy() {
-		prepareToDestroy();
 		try {
 			this.selector.close();
 		}
