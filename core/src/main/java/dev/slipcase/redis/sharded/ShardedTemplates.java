@@ -247,16 +247,11 @@ public final class ShardedTemplates implements AutoCloseable {
 	 */
 	private byte[] storeOrReadSecret(ShardedNamespace namespace) {
 		byte[] key = KeyPlacement.secretKey(namespace);
+		String keyName = new String(key, StandardCharsets.UTF_8);
 		byte[] made = new byte[SipHash24.KEY_BYTES];
 		SECRETS.nextBytes(made);
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key, made));
-		CompletableFuture<byte @Nullable []> read = pipeline.submit(BinaryCommands.get(key));
-		pipeline.send();
-		String keyName = new String(key, StandardCharsets.UTF_8);
-		this.redis.awaitAll(List.of(stored, read), "store or read the placement secret of namespace '" + namespace.name()
-				+ "' at", keyName);
-		byte[] secret = read.join();
+		byte[] secret = storeIfAbsentAndRead(key, made,
+				"store or read the placement secret of namespace '" + namespace.name() + "' at");
 		if (secret == null || secret.length != SipHash24.KEY_BYTES) {
 			throw new IllegalStateException("Namespace '" + namespace.name() + "': the placement secret at " + keyName
 					+ ((secret == null) ? " vanished right after it was written" : " is " + secret.length
@@ -270,14 +265,8 @@ public final class ShardedTemplates implements AutoCloseable {
 	private ShardLayout storeOrCheckLayout(ShardedNamespace namespace, ShardLayout wanted, ServerLimits limits) {
 		byte[] key = KeyPlacement.layoutKey(namespace);
 		String keyName = new String(key, StandardCharsets.UTF_8);
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key,
-				wanted.encode().getBytes(StandardCharsets.UTF_8)));
-		CompletableFuture<byte @Nullable []> read = pipeline.submit(BinaryCommands.get(key));
-		pipeline.send();
-		this.redis.awaitAll(List.of(stored, read), "store or read the layout of namespace '" + namespace.name() + "' at",
-				keyName);
-		byte[] storedBytes = read.join();
+		byte[] storedBytes = storeIfAbsentAndRead(key, wanted.encode().getBytes(StandardCharsets.UTF_8),
+				"store or read the layout of namespace '" + namespace.name() + "' at");
 		if (storedBytes == null) {
 			throw new IllegalStateException("Namespace '" + namespace.name() + "': the layout key " + keyName
 					+ " vanished right after it was written; is something deleting keys under "
@@ -316,6 +305,20 @@ public final class ShardedTemplates implements AutoCloseable {
 				+ "]. Starting would look for existing keys in the wrong buckets. Configure the stored layout "
 				+ "(keyPrefix '" + existing.keyPrefix() + "', strategy " + existing.strategy() + ", bucketSize "
 				+ existing.bucketSize() + ", bucketCount " + existing.bucketCount() + "), or use a new alias and migrate.");
+	}
+
+	/**
+	 * Sets {@code key} to {@code value} unless it exists, and reads it in the same round trip: what
+	 * the first instance to ask stored. {@code null} only when something deleted it meanwhile.
+	 * @param action what is done, for a failure's message, followed by the key's name
+	 */
+	private byte @Nullable [] storeIfAbsentAndRead(byte[] key, byte[] value, String action) {
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		CompletableFuture<String> stored = pipeline.submit(BinaryCommands.setIfAbsent(key, value));
+		CompletableFuture<byte @Nullable []> read = pipeline.submit(BinaryCommands.get(key));
+		pipeline.send();
+		this.redis.awaitAll(List.of(stored, read), action, new String(key, StandardCharsets.UTF_8));
+		return read.join();
 	}
 
 	private static boolean sameHashed(ShardLayout a, ShardLayout b) {
