@@ -43,11 +43,12 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 	/**
 	 * The output of {@code EXEC} for a block of {@code commands}, in the order they are queued.
 	 * @param codec the connection's codec, never {@code null}
-	 * @param commands the block's commands, {@code MULTI} and {@code EXEC} left out; never {@code null}
+	 * @param commands the block's commands, {@code MULTI} and {@code EXEC} left out, not changed
+	 * afterwards; never {@code null}
 	 */
 	ExecOutput(RedisCodec<K, V> codec, List<? extends SlipcaseCommand<K, V, ?>> commands) {
 		super(codec, null);
-		this.commands = List.copyOf(commands);
+		this.commands = commands;
 		this.replies = new ArrayList<>(commands.size());
 	}
 

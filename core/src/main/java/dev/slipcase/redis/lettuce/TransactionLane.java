@@ -53,7 +53,8 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	/**
 	 * Runs {@code commands} between {@code MULTI} and {@code EXEC}, in database {@code database}
 	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the commands
-	 * must be in that slot. Build each command with {@link #command}, for one block only.
+	 * must be in that slot. Build each command with {@link #command}, for one block only, and leave
+	 * the list as it is once given here.
 	 * @return the future of {@code EXEC}'s reply: the replies of the commands in order (a command
 	 * Redis refused holds its exception), or a failure when the transaction did not run
 	 */
