@@ -173,10 +173,11 @@ final class ReactiveLargeValueTransfer {
 				(upload) -> Flux.from(content)
 					.concatMapIterable(upload::gather, 1)
 					.concatWith(Mono.fromCallable(upload::rest))
+					// no chunk at all: an upload of nothing, stored as an empty value
 					.switchOnFirst((first, chunks) -> first.hasValue()
-							? upload.append(first.get()).thenMany(chunks.skip(1).flatMap(upload::append, this.window, 1))
-							: chunks.flatMap(upload::append, this.window, 1))
-					.then(Mono.defer(() -> upload.sentNothing() ? create(upload) : Mono.empty()))
+							? upload.append(first.get(), true)
+								.thenMany(chunks.skip(1).flatMap((chunk) -> upload.append(chunk, false), this.window, 1))
+							: chunks.then(create(upload).then()))
 					.then(replace(key, upload.temporary)),
 				(upload) -> Mono.empty(), (upload, failure) -> upload.abandon(), Upload::abandon)
 			.doOnDiscard(DataBuffer.class, DataBufferUtils::release);
@@ -212,9 +213,6 @@ final class ReactiveLargeValueTransfer {
 		private @Nullable ByteBuf gathering;
 
 		private int sending;
-
-		/** Whether a chunk was sent: the first goes in the {@code SET} that makes the temporary key. */
-		private boolean sentAny;
 
 		private boolean abandoned;
 
@@ -260,11 +258,6 @@ final class ReactiveLargeValueTransfer {
 			return full;
 		}
 
-		/** Whether no chunk was sent: the upload was of nothing. */
-		synchronized boolean sentNothing() {
-			return !this.sentAny;
-		}
-
 		/** The last, partly filled chunk; {@code null} when there is none. */
 		synchronized @Nullable ByteBuf rest() {
 			ByteBuf last = this.gathering;
@@ -272,12 +265,13 @@ final class ReactiveLargeValueTransfer {
 			return this.abandoned ? null : last;
 		}
 
-		Mono<Void> append(ByteBuf chunk) {
+		/** Sends {@code chunk}, the upload's first when {@code first}; see {@link #send}. */
+		Mono<Void> append(ByteBuf chunk, boolean first) {
 			int size = chunk.readableBytes();
 			// the chunk goes to its APPEND when the command is sent; never sent, it is released here
 			// or by abandon(), whichever finds it still owned
 			AtomicBoolean taken = new AtomicBoolean();
-			return mono(() -> taken.compareAndSet(false, true) ? send(chunk)
+			return mono(() -> taken.compareAndSet(false, true) ? send(chunk, first)
 					: CompletableFuture.failedFuture(new CancellationException("The chunk was cancelled")), "upload",
 					this.key)
 				.doFinally((signal) -> {
@@ -291,20 +285,17 @@ final class ReactiveLargeValueTransfer {
 		}
 
 		/**
-		 * Sends the chunk, handing it over, unless the upload was abandoned: the first in
+		 * Sends the chunk, handing it over, unless the upload was abandoned: the {@code first} in
 		 * {@code SET temporary chunk PX ttl}, the next ones {@code APPEND}ed. Chunks are sent one at a
 		 * time, in order.
 		 */
-		private CompletableFuture<Long> send(ByteBuf chunk) {
-			boolean first;
+		private CompletableFuture<Long> send(ByteBuf chunk, boolean first) {
 			synchronized (this) {
 				if (this.abandoned || !this.owned.remove(chunk)) {
 					return CompletableFuture.failedFuture(new CancellationException("The upload of '" + this.key
 							+ "' was abandoned"));
 				}
 				this.sending++;
-				first = !this.sentAny;
-				this.sentAny = true;
 			}
 			try {
 				return ReactiveLargeValueTransfer.this.operations.writeRaw(this.temporary, EncodedValue.wrap(chunk),
