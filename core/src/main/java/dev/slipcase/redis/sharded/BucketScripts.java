@@ -121,8 +121,10 @@ final class BucketScripts {
 	 * value goes to the bucket when it fits and needs no TTL the server cannot put on a field, else
 	 * to its overflow key with the marker in its field (unless the field itself is too
 	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
-	 * counts as no value. Returns {@code {-1}} when the new fields would pass the entry limit (nothing
-	 * written), else per field 1 (written) or 0 (present under NX).
+	 * counts as no value. Returns {@code {-1, count}} when the new fields would pass the entry limit
+	 * (nothing written), else per field 1 (written) or 0 (present under NX), then the bucket's
+	 * field count after the write; a count is -1 where there is no entry limit or the guard stopped
+	 * the write.
 	 */
 	private static final LuaScript SET = LuaScript.of(ESCAPE_FUNCTION + """
 			local nx = ARGV[1] == '1'
@@ -138,6 +140,7 @@ final class BucketScripts {
 			  if type(plain) ~= 'string' or plain ~= ARGV[%1$d + 2] then
 			    local none = {}
 			    for i = 1, n do none[i] = 0 end
+			    none[n + 1] = -1
 			    return none
 			  end
 			end
@@ -173,8 +176,10 @@ final class BucketScripts {
 			  end
 			  plan[i] = step
 			end
-			if limit > 0 and added > 0 and redis.call('HLEN', KEYS[1]) + added > limit then
-			  return {-1}
+			local count = -1
+			if limit > 0 then count = redis.call('HLEN', KEYS[1]) end
+			if limit > 0 and added > 0 and count + added > limit then
+			  return {-1, count}
 			end
 			local result = {}
 			for i = 1, n do
@@ -215,6 +220,7 @@ final class BucketScripts {
 			  end
 			end
 			if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
+			if limit > 0 then result[n + 1] = count + added else result[n + 1] = -1 end
 			return result
 			""".formatted(SET_HEADER, SET_PER_FIELD));
 
@@ -271,8 +277,9 @@ final class BucketScripts {
 	 * it). KEYS: the
 	 * bucket, the overflow key. ARGV: 1 entry limit (0 = none), 2 increment, 3 {@code f} for a float
 	 * increment, 4 bucket TTL ms (0 = none), 5 the field, 6 the marker, 7 the longest value a compact
-	 * hash keeps, 8 {@code 1} when the server expires hash fields. Returns {@code {-1}} when full, else
-	 * {@code {1, new value as text}}; an error when the value is no number (nothing changed).
+	 * hash keeps, 8 {@code 1} when the server expires hash fields. Returns {@code {-1, count}} when
+	 * full, else {@code {1, new value as text, count}}, the count being the bucket's fields (-1
+	 * without an entry limit); an error when the value is no number (nothing changed).
 	 */
 	private static final LuaScript INCREMENT = LuaScript.of("""
 			local limit = tonumber(ARGV[1])
@@ -284,6 +291,10 @@ final class BucketScripts {
 			local marker = ARGV[6]
 			local maxValue = tonumber(ARGV[7])
 			local hfe = ARGV[8] == '1'
+			local function count()
+			  if limit > 0 then return redis.call('HLEN', KEYS[1]) end
+			  return -1
+			end
 			local current = redis.call('HGET', KEYS[1], field)
 			if current == marker then
 			  if redis.call('EXISTS', KEYS[2]) == 1 then
@@ -296,18 +307,19 @@ final class BucketScripts {
 			      if left > 0 then redis.call('HPEXPIRE', KEYS[1], left, 'FIELDS', 1, field)
 			      elseif hfe then redis.call('HPERSIST', KEYS[1], 'FIELDS', 1, field) end
 			    end
-			    return {1, value}
+			    return {1, value, count()}
 			  end
 			  redis.call('HDEL', KEYS[1], field)
 			  current = false
 			end
-			if not current and limit > 0 and redis.call('HLEN', KEYS[1]) >= limit then
-			  return {-1}
+			if not current and limit > 0 then
+			  local fields = redis.call('HLEN', KEYS[1])
+			  if fields >= limit then return {-1, fields} end
 			end
 			if op == 'INCRBY' and maxValue >= 20 then
 			  redis.call('HINCRBY', KEYS[1], field, delta)
 			  if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
-			  return {1, redis.call('HGET', KEYS[1], field)}
+			  return {1, redis.call('HGET', KEYS[1], field), count()}
 			end
 			local ttl = -1
 			if current and hfe then ttl = redis.call('HPTTL', KEYS[1], 'FIELDS', 1, field)[1] end
@@ -328,7 +340,7 @@ final class BucketScripts {
 			end
 			if ttl > 0 then redis.call('HPEXPIRE', KEYS[1], ttl, 'FIELDS', 1, field) end
 			if bucketTtl > 0 then redis.call('PEXPIRE', KEYS[1], bucketTtl) end
-			return {1, value}
+			return {1, value, count()}
 			""");
 
 	/**
@@ -435,11 +447,19 @@ final class BucketScripts {
 		if ((Long) reply.get(0) == -1) {
 			return null;
 		}
-		boolean[] written = new boolean[reply.size()];
+		boolean[] written = new boolean[reply.size() - 1];
 		for (int i = 0; i < written.length; i++) {
 			written[i] = (Long) reply.get(i) == 1;
 		}
 		return written;
+	}
+
+	/**
+	 * The bucket's field count after a {@link #set} or {@link #increment} (after none, when the
+	 * bucket was full), -1 where the script had no entry limit to count for.
+	 */
+	static long count(List<Object> reply) {
+		return (Long) reply.get(reply.size() - 1);
 	}
 
 	/** Adds {@link #READ} of fields of one bucket, each marker followed to its overflow key. */

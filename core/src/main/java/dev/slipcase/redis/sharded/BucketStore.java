@@ -68,7 +68,7 @@ final class BucketStore {
 		this.placement = placement;
 		this.reads = new BucketReads(redis, namespace);
 		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace, limits)
-				: null, namespace, limits, observer);
+				: null, namespace, this.layout, limits, observer);
 	}
 
 	/** Where the store reports overflow writes and memory samples. */
@@ -166,10 +166,11 @@ final class BucketStore {
 
 	/**
 	 * Adds {@code delta} to the decimal number under {@code key} where it lives; the new value as
-	 * text. A whole-number increment of a field in a numeric bucket is one {@code HINCRBY} (when the
-	 * server keeps values of 20 bytes, the longest a long takes, in a compact hash, and the namespace
-	 * has no bucket TTL); everything else, and a field that holds the overflow marker, goes through
-	 * the increment script, which never lets the bucket leave its compact encoding. Each command is
+	 * text. A whole-number increment of a field is one {@code HINCRBY} (when the server keeps values
+	 * of 20 bytes, the longest a long takes, in a compact hash, and the namespace has no bucket TTL),
+	 * in a hashed bucket only as a counted write its {@link BucketFill} allowed, with an {@code HLEN}
+	 * behind it; everything else, and a field that holds the overflow marker, goes through the
+	 * increment script, which never lets the bucket leave its compact encoding. Each command is
 	 * sent at most once: an increment whose reply was lost fails with an
 	 * {@link dev.slipcase.redis.lettuce.UnacknowledgedWriteException} and is never applied twice.
 	 * The future fails with a {@link BucketFullException} when the key is new and its hashed bucket
@@ -193,10 +194,17 @@ final class BucketStore {
 						.thenApply((value) -> Long.toString(value));
 		}
 		int entryLimit = this.writes.entryLimit(location);
-		CompletableFuture<@Nullable Long> inField = (!floating && entryLimit == 0
-				&& this.limits.maxValueBytes() >= LONGEST_LONG && this.writes.bucketTtlMillis() == 0)
-						? incrementField(steps, location, Long.parseLong(delta))
-						: CompletableFuture.completedFuture(null);
+		boolean inPlace = !floating && this.limits.maxValueBytes() >= LONGEST_LONG && this.writes.bucketTtlMillis() == 0;
+		CompletableFuture<@Nullable Long> inField;
+		if (inPlace && !location.isHashed()) {
+			inField = incrementField(steps, location, Long.parseLong(delta));
+		}
+		else if (inPlace && this.writes.fill().tryCount(location.hashedIndex(), 1)) {
+			inField = incrementCountedField(steps, location, Long.parseLong(delta));
+		}
+		else {
+			inField = CompletableFuture.completedFuture(null);
+		}
 		return inField.thenCompose((value) -> {
 			if (value != null) {
 				return CompletableFuture.completedFuture(Long.toString(value));
@@ -204,11 +212,16 @@ final class BucketStore {
 			return script(steps, (pipeline) -> BucketScripts.increment(pipeline, location, entryLimit, delta, floating,
 					this.writes.bucketTtlMillis(), this.limits))
 				.thenApply((reply) -> {
+					long count = BucketScripts.count(reply);
+					if (location.isHashed() && count >= 0) {
+						this.writes.fill().checked(location.hashedIndex(), count);
+					}
 					String incremented = BucketScripts.incremented(reply);
 					if (incremented == null) {
 						throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + key
 								+ " not incremented because its hashed bucket " + location.bucketName()
-								+ " holds hash-max-listpack-entries (" + this.limits.maxEntries() + ") fields already.");
+								+ " holds " + entryLimit + " fields already, the most a hashed bucket takes with "
+								+ "hash-max-listpack-entries " + this.limits.maxEntries() + ".");
 					}
 					return incremented;
 				});
@@ -220,8 +233,35 @@ final class BucketStore {
 	 * field holds no integer (the overflow marker, say): then nothing changed.
 	 */
 	private CompletableFuture<@Nullable Long> incrementField(CallSteps steps, Location location, long delta) {
-		CompletableFuture<Long> reply = steps
-			.send(() -> this.redis.submit(BinaryCommands.hincrby(location.bucket(), location.field(), delta)));
+		return valueOrNotANumber(steps
+			.send(() -> this.redis.submit(BinaryCommands.hincrby(location.bucket(), location.field(), delta))));
+	}
+
+	/**
+	 * {@code HINCRBY} of the field of a hashed bucket, the fill's counted write, with an {@code HLEN}
+	 * of the bucket written behind it whose reply goes to the fill: as {@link #incrementField}.
+	 */
+	private CompletableFuture<@Nullable Long> incrementCountedField(CallSteps steps, Location location, long delta) {
+		BucketFill fill = this.writes.fill();
+		int bucket = location.hashedIndex();
+		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
+		CompletableFuture<Long> reply = pipeline.submit(BinaryCommands.hincrby(location.bucket(), location.field(), delta));
+		CompletableFuture<Long> count = pipeline.submit(BinaryCommands.hlen(location.bucket()));
+		steps.send(pipeline, List.of(reply, count));
+		// reported before the increment completes: the caller's next write finds the bucket's count
+		return count.handle((fields, failure) -> {
+			if (failure == null) {
+				fill.counted(bucket, fields);
+			}
+			else {
+				fill.countFailed(bucket);
+			}
+			return null;
+		}).thenCompose((reported) -> valueOrNotANumber(reply));
+	}
+
+	/** The value of an {@code HINCRBY}, or {@code null} when Redis refused it because the field holds no integer. */
+	private static CompletableFuture<@Nullable Long> valueOrNotANumber(CompletableFuture<Long> reply) {
 		return reply.handle((value, failure) -> {
 			if (failure == null) {
 				return value;

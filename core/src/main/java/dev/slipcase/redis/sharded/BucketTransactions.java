@@ -25,11 +25,12 @@ import io.lettuce.core.protocol.CommandType;
 import org.springframework.data.redis.RedisSystemException;
 
 /**
- * Writes without a script: values of numeric buckets (no entry limit to check), no NX, no bucket
- * TTL; with a TTL only where the server expires hash fields. Per bucket, one {@code MULTI}/{@code EXEC}
- * block on a {@link TransactionLane}: one command setting every field (the value, or the overflow
- * marker of a value too long for a compact hash), a {@code DEL} of the overflow keys of the values
- * that fit, and a {@code SET} of each overflow value. The field command is {@code HSET}, which
+ * Writes without a script: no NX, no bucket TTL; with a TTL only where the server expires hash
+ * fields; to a hashed bucket only as a counted write its {@link BucketFill} allowed. Per bucket, one
+ * {@code MULTI}/{@code EXEC} block on a {@link TransactionLane}: one command setting every field (the
+ * value, or the overflow marker of a value too long for a compact hash), an {@code HLEN} of a hashed
+ * bucket, whose reply goes to the fill, a {@code DEL} of the overflow keys of the values that fit,
+ * and a {@code SET} of each overflow value. The field command is {@code HSET}, which
  * clears any field TTL as a plain {@code SET} does; with a TTL, {@code HSETEX … PX} (Redis 8.0) or
  * {@code HSET} and {@code HPEXPIRE} (Redis 7.4), the marker of an overflow value expiring with it.
  * A write that keeps the TTL never comes here: a value behind the overflow marker may hold its TTL on
@@ -68,7 +69,9 @@ final class BucketTransactions {
 	}
 
 	/**
-	 * Writes the values, one block per bucket on a cluster (one block in all on a standalone server).
+	 * Writes the values, one block per bucket on a cluster (one block in all on a standalone server),
+	 * and reports the count of each hashed bucket written to {@code fill}: {@link BucketFill#counted}
+	 * when its block ran, else {@link BucketFill#countFailed}, once per bucket whatever the outcome.
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
 	 * @return the positions of the values Redis refused to write because their block did not run
 	 * (its slot moved, say): nothing of such a block was written, and the caller writes those values
@@ -76,15 +79,31 @@ final class BucketTransactions {
 	 * block ran and Redis refused one of its commands.
 	 */
 	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<byte[]> values,
-			List<Place> places, TtlMode ttlMode, long ttlMillis) {
+			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.all(locations.size());
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
-		for (int block = 0; block < blocks.count(); block++) {
-			List<Location> group = blocks.select(block, locations);
-			List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
-					blocks.select(block, places), ttlMode, ttlMillis);
-			results.add(steps.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands)));
+		int reported = 0;
+		try {
+			for (int block = 0; block < blocks.count(); block++) {
+				List<Location> group = blocks.select(block, locations);
+				List<Counted> counts = new ArrayList<>(0);
+				List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
+						blocks.select(block, places), ttlMode, ttlMillis, counts);
+				CompletableFuture<TransactionResult> sent = steps
+					.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands));
+				reported = block + 1;
+				// reported before the write completes: the caller's next write finds the bucket's count
+				results.add(sent.whenComplete((ran, failure) -> counts.forEach((counted) -> counted.report(fill,
+						failure == null))));
+			}
+		}
+		catch (RuntimeException ex) {
+			for (int block = reported; block < blocks.count(); block++) {
+				blocks.select(block, locations).stream().filter(Location::isHashed)
+					.forEach((location) -> fill.countFailed(location.hashedIndex()));
+			}
+			throw ex;
 		}
 		int keys = locations.size();
 		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, keys));
@@ -126,7 +145,7 @@ final class BucketTransactions {
 	}
 
 	private List<SlipcaseCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
-			List<Place> places, TtlMode ttlMode, long ttlMillis) {
+			List<Place> places, TtlMode ttlMode, long ttlMillis, List<Counted> counts) {
 		List<SlipcaseCommand<byte[], byte[], ?>> commands = new ArrayList<>();
 		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
 		// server has no slots
@@ -158,6 +177,13 @@ final class BucketTransactions {
 			}
 			if (!fieldsAndValues.isEmpty()) {
 				commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMode, ttlMillis));
+			}
+			Location first = locations.get(positions[0]);
+			if (first.isHashed()) {
+				SlipcaseCommand<byte[], byte[], Long> hlen = TransactionLane.command(CommandType.HLEN,
+						new IntegerOutput<>(ByteArrayCodec.INSTANCE), args().addKey(bucketKey));
+				commands.add(hlen);
+				counts.add(new Counted(first.hashedIndex(), hlen));
 			}
 		}
 		if (unusedCount > 0) {
@@ -201,6 +227,21 @@ final class BucketTransactions {
 
 	private static CommandArgs<byte[], byte[]> args() {
 		return new CommandArgs<>(ByteArrayCodec.INSTANCE);
+	}
+
+	/** The {@code HLEN} of hashed bucket {@code bucket} in a block. */
+	private record Counted(int bucket, CompletableFuture<Long> hlen) {
+
+		/** Reports the bucket's count to {@code fill}, or that it has none when the block did not run. */
+		void report(BucketFill fill, boolean ran) {
+			if (ran && this.hlen.isDone() && !this.hlen.isCompletedExceptionally()) {
+				fill.counted(this.bucket, this.hlen.join());
+			}
+			else {
+				fill.countFailed(this.bucket);
+			}
+		}
+
 	}
 
 }

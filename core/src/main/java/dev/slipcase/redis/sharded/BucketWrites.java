@@ -2,7 +2,6 @@ package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -19,13 +18,14 @@ import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link BucketStore} writes raw values: a write to numeric buckets without NX (with a TTL
- * where the server expires hash fields) as {@code MULTI}/{@code EXEC} blocks through
- * {@link BucketTransactions}; any other write grouped by
- * bucket, one {@code SET} script call per bucket, pipelined. Atomic per bucket, not across buckets. Decides per value whether it fits its
- * bucket or goes to its overflow key, reports overflow writes to {@link SlipcaseObservers}, and
- * turns a full hashed bucket into a {@link BucketFullException} naming the keys refused (the other
- * buckets are still written). Thread-safe.
+ * How a {@link BucketStore} writes raw values: a write without NX (with a TTL where the server
+ * expires hash fields) as {@code MULTI}/{@code EXEC} blocks through {@link BucketTransactions}, to
+ * numeric buckets and to the hashed buckets its {@link BucketFill} lets take a counted write; any
+ * other write grouped by bucket, one {@code SET} script call per bucket, pipelined, whose replies
+ * tell the fill each hashed bucket's count. Atomic per bucket, not across buckets. Decides per value
+ * whether it fits its bucket or goes to its overflow key, reports overflow writes to
+ * {@link SlipcaseObservers}, and turns a full hashed bucket into a {@link BucketFullException}
+ * naming the keys refused (the other buckets are still written). Thread-safe.
  */
 final class BucketWrites {
 
@@ -35,22 +35,22 @@ final class BucketWrites {
 
 	private final ServerLimits limits;
 
-	private final String hashedBucketPrefix;
-
 	private final long bucketTtlMillis;
 
 	private final SlipcaseObserver observer;
 
 	private final @Nullable BucketTransactions transactions;
 
+	private final BucketFill fill;
+
 	BucketWrites(CommandChannel<byte[], byte[]> redis, @Nullable BucketTransactions transactions,
-			ShardedNamespace namespace, ServerLimits limits, SlipcaseObserver observer) {
+			ShardedNamespace namespace, ShardLayout layout, ServerLimits limits, SlipcaseObserver observer) {
 		this.redis = redis;
 		this.transactions = transactions;
+		this.fill = BucketFill.of(layout.bucketCount(), limits.maxEntries());
 		this.observer = observer;
 		this.namespace = namespace;
 		this.limits = limits;
-		this.hashedBucketPrefix = namespace.ownedKeyPrefix() + "h:";
 		Duration bucketTtl = namespace.bucketTtl();
 		this.bucketTtlMillis = (bucketTtl != null) ? bucketTtl.toMillis() : 0;
 	}
@@ -65,38 +65,76 @@ final class BucketWrites {
 	CompletableFuture<boolean[]> write(CallSteps steps, List<Location> locations, List<byte[]> values, boolean nx,
 			TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
-		int n = locations.size();
 		List<Place> places = places(locations, values);
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
-		if (!canTransact(locations, nx, ttlMode)) {
+		if (!canTransact(nx, ttlMode)) {
 			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
 		}
-		return this.transactions.write(steps, locations, values, places, ttlMode, ttlMillis).thenCompose((refused) -> {
-			boolean[] written = new boolean[n];
-			Arrays.fill(written, true);
-			refused.forEach((position) -> written[position] = false);
-			reportOverflowWrites(written, places);
-			if (refused.isEmpty()) {
-				return CompletableFuture.completedFuture(written);
-			}
-			// blocks whose slot moved: their values go through the script, which the cluster
-			// connection redirects; the other blocks are written
-			List<Location> again = new ArrayList<>(refused.size());
-			List<byte[]> againValues = new ArrayList<>(refused.size());
-			List<Place> againPlaces = new ArrayList<>(refused.size());
-			refused.forEach((position) -> {
-				again.add(locations.get(position));
-				againValues.add(values.get(position));
-				againPlaces.add(places.get(position));
-			});
-			return writeWithScripts(steps, again, againValues, againPlaces, nx, ttlMode, ttlMillis, null)
-				.thenApply((rewritten) -> {
-					for (int i = 0; i < refused.size(); i++) {
-						written[refused.get(i)] = rewritten[i];
+		boolean[] checked = checkedPositions(locations, places);
+		Positions block = Positions.where(checked, false);
+		if (block.isEmpty()) {
+			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
+		}
+		return this.transactions.write(steps, block.select(locations), block.select(values), block.select(places),
+				ttlMode, ttlMillis, this.fill).thenCompose((refused) -> {
+					boolean[] written = new boolean[locations.size()];
+					for (int position : block.positions()) {
+						written[position] = true;
 					}
-					return written;
+					// blocks whose slot moved: their values go through the script, which the cluster
+					// connection redirects, with those of the buckets that take the checked path
+					refused.forEach((position) -> {
+						written[block.positions()[position]] = false;
+						checked[block.positions()[position]] = true;
+					});
+					reportOverflowWrites(written, places);
+					Positions again = Positions.where(checked, true);
+					if (again.isEmpty()) {
+						return CompletableFuture.completedFuture(written);
+					}
+					return writeWithScripts(steps, again.select(locations), again.select(values), again.select(places),
+							nx, ttlMode, ttlMillis, null)
+						.thenApply((rewritten) -> {
+							for (int i = 0; i < rewritten.length; i++) {
+								written[again.positions()[i]] = rewritten[i];
+							}
+							return written;
+						});
 				});
-		});
+	}
+
+	/**
+	 * Per position whether its value takes the checked path (a script): that of every location in
+	 * a hashed bucket whose counted write the fill did not allow. Takes the fill's counted write of
+	 * each other hashed bucket, which {@link BucketTransactions#write} gives back.
+	 */
+	private boolean[] checkedPositions(List<Location> locations, List<Place> places) {
+		boolean[] checked = new boolean[locations.size()];
+		boolean anyHashed = false;
+		for (Location location : locations) {
+			anyHashed |= location.isHashed();
+		}
+		if (!anyHashed) {
+			return checked;
+		}
+		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			int[] positions = buckets.positions(bucket);
+			Location first = locations.get(positions[0]);
+			if (!first.isHashed()) {
+				continue;
+			}
+			int fields = 0;
+			for (int position : positions) {
+				fields += (places.get(position) != Place.OVERFLOW_ONLY) ? 1 : 0;
+			}
+			if (!this.fill.tryCount(first.hashedIndex(), fields)) {
+				for (int position : positions) {
+					checked[position] = true;
+				}
+			}
+		}
+		return checked;
 	}
 
 	/**
@@ -160,7 +198,13 @@ final class BucketWrites {
 		List<String> refused = new ArrayList<>();
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
-			boolean[] reply = BucketScripts.written(replies.get(bucket).join());
+			List<Object> bucketReply = replies.get(bucket).join();
+			Location first = locations.get(positions[0]);
+			long count = BucketScripts.count(bucketReply);
+			if (first.isHashed() && count >= 0) {
+				this.fill.checked(first.hashedIndex(), count);
+			}
+			boolean[] reply = BucketScripts.written(bucketReply);
 			for (int i = 0; i < positions.length; i++) {
 				if (reply == null) {
 					refused.add(locations.get(positions[i]).key());
@@ -173,9 +217,9 @@ final class BucketWrites {
 		reportOverflowWrites(written, places);
 		if (!refused.isEmpty()) {
 			throw new BucketFullException("Namespace '" + this.namespace.name() + "': " + refused.size()
-					+ " key(s) not written because their hashed bucket holds hash-max-listpack-entries ("
-					+ this.limits.maxEntries() + ") fields already, and one more would leave the compact encoding: "
-					+ refused.subList(0, Math.min(10, refused.size()))
+					+ " key(s) not written because their hashed bucket holds " + this.fill.limit()
+					+ " fields already, the most a hashed bucket takes with hash-max-listpack-entries "
+					+ this.limits.maxEntries() + ": " + refused.subList(0, Math.min(10, refused.size()))
 					+ ". Give the namespace more buckets (bucketCount/expectedKeys) under a new alias and migrate.");
 		}
 		return written;
@@ -183,23 +227,21 @@ final class BucketWrites {
 
 	/**
 	 * Whether a write can run without a script, see {@link BucketTransactions}: a lane is there, no
-	 * NX, no bucket TTL, a TTL only as the server allows, and no bucket with an entry limit to check.
+	 * NX, no bucket TTL, and a TTL only as the server allows. Hashed buckets go by script still
+	 * unless their fill allows a counted write.
 	 */
-	private boolean canTransact(List<Location> locations, boolean nx, TtlMode ttlMode) {
-		if (this.transactions == null || nx || this.bucketTtlMillis > 0 || !this.transactions.supports(ttlMode)) {
-			return false;
-		}
-		for (Location location : locations) {
-			if (entryLimit(location) != 0) {
-				return false;
-			}
-		}
-		return true;
+	private boolean canTransact(boolean nx, TtlMode ttlMode) {
+		return this.transactions != null && !nx && this.bucketTtlMillis == 0 && this.transactions.supports(ttlMode);
 	}
 
-	/** The most fields the bucket of {@code location} may hold: the server's limit for a hashed bucket, else none (0). */
+	/** The most fields the bucket of {@code location} may hold: the fill's limit for a hashed bucket, else none (0). */
 	int entryLimit(Location location) {
-		return location.bucketName().startsWith(this.hashedBucketPrefix) ? this.limits.maxEntries() : 0;
+		return location.isHashed() ? this.fill.limit() : 0;
+	}
+
+	/** What this namespace knows of its hashed buckets' counts. */
+	BucketFill fill() {
+		return this.fill;
 	}
 
 	/** Why a per-key TTL is refused: the server cannot expire fields and the namespace's {@link TtlFallback} is REFUSE. */
@@ -224,6 +266,41 @@ final class BucketWrites {
 		if (overflowWrites > 0) {
 			this.observer.overflowWritten(this.namespace.name(), overflowWrites);
 		}
+	}
+
+	/** Positions of a write's locations: those where a per-position flag has one value. */
+	private record Positions(int[] positions) {
+
+		static Positions where(boolean[] flags, boolean value) {
+			int count = 0;
+			for (boolean flag : flags) {
+				count += (flag == value) ? 1 : 0;
+			}
+			int[] positions = new int[count];
+			for (int i = 0, at = 0; i < flags.length; i++) {
+				if (flags[i] == value) {
+					positions[at++] = i;
+				}
+			}
+			return new Positions(positions);
+		}
+
+		boolean isEmpty() {
+			return this.positions.length == 0;
+		}
+
+		/** The items at these positions, in order; {@code items} itself when they are all of them. */
+		<T> List<T> select(List<T> items) {
+			if (this.positions.length == items.size()) {
+				return items;
+			}
+			List<T> selected = new ArrayList<>(this.positions.length);
+			for (int position : this.positions) {
+				selected.add(items.get(position));
+			}
+			return selected;
+		}
+
 	}
 
 }

@@ -73,6 +73,7 @@ final class KeyPlacement {
 		int idStart = idStart(key);
 		String bucket;
 		byte[] fieldBytes;
+		int hashedIndex = -1;
 		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(key, idStart)) {
 			// read in place: no copy of the id, and the field's digits written as bytes
 			long value = Long.parseLong(key, idStart, key.length(), 10);
@@ -81,10 +82,12 @@ final class KeyPlacement {
 		}
 		else {
 			fieldBytes = bytes(key.substring(idStart));
-			bucket = this.owned + "h:" + hashedBucket(fieldBytes) + "}";
+			hashedIndex = hashedBucket(fieldBytes);
+			bucket = this.owned + "h:" + hashedIndex + "}";
 		}
 		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
-		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes);
+		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes,
+				hashedIndex);
 	}
 
 	/**
@@ -244,6 +247,8 @@ final class KeyPlacement {
 
 		private final boolean fieldFits;
 
+		private final int hashedIndex;
+
 		private byte @Nullable [] overflow;
 
 		/**
@@ -252,13 +257,15 @@ final class KeyPlacement {
 		 * @param bucket the bucket key
 		 * @param field the field within the bucket
 		 * @param fieldFits whether the field is short enough to be stored in the bucket at all
+		 * @param hashedIndex the index of a hashed bucket, -1 for a numeric one
 		 */
-		Location(String key, String bucketName, byte[] bucket, byte[] field, boolean fieldFits) {
+		Location(String key, String bucketName, byte[] bucket, byte[] field, boolean fieldFits, int hashedIndex) {
 			this.key = key;
 			this.bucketName = bucketName;
 			this.bucket = bucket;
 			this.field = field;
 			this.fieldFits = fieldFits;
+			this.hashedIndex = hashedIndex;
 		}
 
 		/** The logical key. */
@@ -284,6 +291,16 @@ final class KeyPlacement {
 		/** Whether the field is short enough to be stored in the bucket at all. */
 		boolean fieldFits() {
 			return this.fieldFits;
+		}
+
+		/** The index of the hashed bucket, -1 for a numeric bucket. */
+		int hashedIndex() {
+			return this.hashedIndex;
+		}
+
+		/** Whether the bucket is hashed: one with an entry count to keep under the server's limit. */
+		boolean isHashed() {
+			return this.hashedIndex >= 0;
 		}
 
 		/** The overflow key, {@code <bucket>:<field>}, in the bucket's cluster slot. */

@@ -171,6 +171,10 @@ class ShardedHistoryTests {
 			GenericToStringSerializer<Long> longs = new GenericToStringSerializer<>(Long.class);
 			this.counters.add(templates.template(ShardedNamespace.builder("hist-c").keyPrefix("c:").build(), longs));
 			this.counterKeys.add(ids("c:", false, 16));
+			this.counters.add(templates.template(ShardedNamespace.builder("hist-hc").keyPrefix("hc:")
+				.strategy(ShardingStrategy.HASHED)
+				.build(), longs));
+			this.counterKeys.add(ids("hc:", true, 16));
 			this.counters.add(templates.template(ShardedNamespace.builder("hist-rc").keyPrefix("rc:")
 				.strategy(ShardingStrategy.HASHED)
 				.readThrough(true)

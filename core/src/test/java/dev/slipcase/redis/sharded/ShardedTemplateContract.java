@@ -3,6 +3,7 @@ package dev.slipcase.redis.sharded;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -613,6 +614,153 @@ abstract class ShardedTemplateContract {
 			.contains("hash=" + ShardLayout.SIPHASH_24);
 		assertThat(redis().strlen(new String(KeyPlacement.secretKey(keyed), StandardCharsets.UTF_8)))
 			.isEqualTo(SipHash24.KEY_BYTES);
+	}
+
+	/**
+	 * The flip guard under hash flooding with counted writes: four instances (templates, each with
+	 * its own knowledge of the bucket's count), two threads each, write 700 ids aimed at one bucket of
+	 * an unkeyed layout at the server's own entry limit, by {@code set}, {@code multiSet} and
+	 * {@code incrBy}. The bucket fills up and stays compact; every id is readable or was refused.
+	 */
+	@Test
+	void idsAimedAtOneBucketByConcurrentInstancesFillItAndLeaveItCompact() throws Exception {
+		int buckets = 64;
+		List<String> aimed = new ArrayList<>();
+		for (int n = 0; aimed.size() < 700; n++) {
+			String id = "mallory" + n;
+			if (Integer.remainderUnsigned(KeyPlacement.fnv1a32(id.getBytes(StandardCharsets.UTF_8)), buckets) == 0) {
+				aimed.add(id);
+			}
+		}
+		ShardedNamespace unkeyed = namespace().strategy(ShardingStrategy.HASHED).bucketCount(buckets).build();
+		redis().set(new String(KeyPlacement.layoutKey(unkeyed), StandardCharsets.UTF_8),
+				new ShardLayout(ShardingStrategy.HASHED, 1, buckets, ShardLayout.FNV1A_32, ShardLayout.VERSION,
+						unkeyed.name(), unkeyed.keyPrefix()).encode());
+		List<ShardedTemplate<String>> instances = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			instances.add(template(unkeyed, STRINGS));
+		}
+		int threads = 8;
+		List<String> refused = Collections.synchronizedList(new ArrayList<>());
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int thread = t;
+				ShardedTemplate<String> instance = instances.get(t % instances.size());
+				done.add(pool.submit(() -> {
+					for (int i = 2 * thread; i < aimed.size(); i += 2 * threads) {
+						String first = key(instance, aimed.get(i));
+						String second = key(instance, aimed.get(i + 1));
+						switch ((i / 2) % 3) {
+							case 0 -> refuse(refused, List.of(first, second),
+									() -> instance.multiSet(Map.of(first, "v", second, "v")));
+							case 1 -> {
+								refuse(refused, List.of(first), () -> instance.set(first, "v"));
+								refuse(refused, List.of(second), () -> instance.set(second, "v"));
+							}
+							default -> {
+								refuse(refused, List.of(first), () -> instance.incrBy(first, 1));
+								refuse(refused, List.of(second), () -> instance.incrBy(second, 1));
+							}
+						}
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		String bucket = unkeyed.ownedKeyPrefix() + "h:0}";
+		int maxEntries = instances.get(0).limits().maxEntries();
+		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
+		long fields = redis().hlen(bucket);
+		assertThat(fields).isBetween((long) maxEntries * 3 / 4, (long) maxEntries);
+		assertThat(refused).isNotEmpty();
+		List<String> keys = aimed.stream().map((id) -> key(instances.get(0), id)).toList();
+		List<String> read = instances.get(0).multiGet(keys);
+		long readable = read.stream().filter((value) -> value != null).count();
+		assertThat(readable).isEqualTo(fields);
+		for (int i = 0; i < keys.size(); i++) {
+			assertThat(read.get(i) == null).as(keys.get(i)).isEqualTo(refused.contains(keys.get(i)));
+		}
+	}
+
+	/**
+	 * A hashed namespace written by eight threads to its declared size, then to twice it: every
+	 * bucket stays compact and every value is there, writes taking the counted path.
+	 */
+	@Test
+	void hashedNamespaceAtItsDeclaredSizeAndTwiceOverKeepsEveryBucketCompact() throws Exception {
+		int declared = 5_000;
+		ShardedTemplate<String> template = template(
+				namespace().strategy(ShardingStrategy.HASHED).expectedKeys(declared).build(), STRINGS);
+		for (int round = 1; round <= 2; round++) {
+			writeConcurrently(template, (round - 1) * declared, round * declared);
+			BucketMemoryReport report = template.memoryReport(template.layout().bucketCount() + 1);
+			assertThat(report.sampledBuckets()).isEqualTo(template.layout().bucketCount());
+			assertThat(report.flippedBuckets()).isZero();
+			assertThat(report.fields()).isEqualTo((long) round * declared);
+		}
+		List<String> keys = new ArrayList<>();
+		for (int i = 0; i < 2 * declared; i += 97) {
+			keys.add(key(template, "user-" + i));
+		}
+		assertThat(template.multiGet(keys)).doesNotContainNull();
+	}
+
+	/** Runs {@code write}, adding {@code keys} to {@code refused} when it fails with a {@link BucketFullException}. */
+	private static void refuse(List<String> refused, List<String> keys, Runnable write) {
+		try {
+			write.run();
+		}
+		catch (BucketFullException ex) {
+			refused.addAll(keys);
+		}
+	}
+
+	/** Writes ids {@code user-<from>} to {@code user-<to - 1>} from eight threads by set, multiSet and incrBy. */
+	private static void writeConcurrently(ShardedTemplate<String> template, int from, int to) throws Exception {
+		int threads = 8;
+		ExecutorService pool = Executors.newFixedThreadPool(threads);
+		try {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				int thread = t;
+				done.add(pool.submit(() -> {
+					for (int i = from + 3 * thread; i < to; i += 3 * threads) {
+						switch ((i / 3) % 3) {
+							case 0 -> {
+								Map<String, String> values = new HashMap<>();
+								for (int j = i; j < Math.min(i + 3, to); j++) {
+									values.put(key(template, "user-" + j), "v" + j);
+								}
+								template.multiSet(values);
+							}
+							case 1 -> {
+								for (int j = i; j < Math.min(i + 3, to); j++) {
+									template.set(key(template, "user-" + j), "v" + j);
+								}
+							}
+							default -> {
+								for (int j = i; j < Math.min(i + 3, to); j++) {
+									template.incrBy(key(template, "user-" + j), j);
+								}
+							}
+						}
+					}
+				}));
+			}
+			for (Future<?> future : done) {
+				future.get(2, TimeUnit.MINUTES);
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
 	}
 
 	@Test

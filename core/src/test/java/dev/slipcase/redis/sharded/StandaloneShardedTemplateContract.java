@@ -96,6 +96,32 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 	}
 
 	@Test
+	void writesOfStringIdsRunNoScriptOnceAScriptSaidTheirBucketsCount() {
+		ShardedTemplate<String> template = template(
+				namespace().strategy(ShardingStrategy.HASHED).bucketCount(4).build(), STRINGS);
+		ShardedTemplate<Long> counters = template(
+				namespace().strategy(ShardingStrategy.HASHED).bucketCount(2).build(), LONGS);
+		redis().configResetstat();
+		// a bucket this instance knows nothing of takes the script, whose reply says its count
+		for (int i = 0; i < 80; i++) {
+			template.set(key(template, "seed" + i), "v");
+			counters.incrBy(key(counters, "seed" + i), 1);
+		}
+		assertThat(redis().info("commandstats")).contains("cmdstat_evalsha:");
+		redis().configResetstat();
+		template.set(key(template, "alice"), "a");
+		template.set(key(template, "alice"), "b");
+		template.multiSet(Map.of(key(template, "bob"), "c", key(template, "carol"), "big".repeat(100)));
+		assertThat(counters.incrBy(key(counters, "visits"), 5)).isEqualTo(5);
+		assertThat(counters.incrBy(key(counters, "visits"), 2)).isEqualTo(7);
+		String stats = redis().info("commandstats");
+		assertThat(stats).doesNotContain("cmdstat_evalsha", "cmdstat_eval:", "cmdstat_fcall")
+			.contains("cmdstat_multi:calls=3,", "cmdstat_exec:calls=3,", "cmdstat_hincrby:calls=2,", "cmdstat_hlen:");
+		assertThat(template.multiGet(List.of(key(template, "alice"), key(template, "bob"), key(template, "carol"))))
+			.containsExactly("b", "c", "big".repeat(100));
+	}
+
+	@Test
 	void ttlWritesRunNoScriptWhereTheServerExpiresHashFields() {
 		ShardedTemplate<String> template = template(namespace().build(), STRINGS);
 		if (!template.limits().fieldExpiry()) {
