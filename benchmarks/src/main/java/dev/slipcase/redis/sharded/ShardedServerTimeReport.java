@@ -26,10 +26,12 @@ import dev.slipcase.redis.test.RedisServers;
  * What one call costs the Redis server, plain keys beside the sharded template: the microseconds
  * {@code INFO commandstats} records for every command and script a call sends, summed, per call.
  * Redis counts a command run inside {@code EXEC} or a script twice, under its own name and in
- * {@code EXEC}'s or the script's time, so the sum is an upper bound; the breakdown shows each part.
- * Each store runs on a fresh server of its own holding {@code keys} 20-byte values (counters for
- * increments), for Redis 7.0 (from the PATH) and Redis 8.0, in namespaces of the default fill
- * factor ({@code -Dslipcase.fill=0.75} compares another).
+ * {@code EXEC}'s or the script's time, so the sum is an upper bound; the single-counted figure
+ * takes {@code MULTI}, {@code EXEC} and the scripts alone where a call sends any; the breakdown
+ * shows each part. Each store runs on a fresh server of its own holding {@code keys} 20-byte values
+ * under numeric ids and as many under string ids (and counters of both), for Redis 7.0 (from the
+ * PATH), Redis 8.0 and Valkey 9.1, in namespaces of the default fill factor
+ * ({@code -Dslipcase.fill=0.75} compares another).
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.ShardedServerTimeReport [keys]</pre>
  */
 public final class ShardedServerTimeReport {
@@ -46,11 +48,12 @@ public final class ShardedServerTimeReport {
 		System.out.println(markdown(measureAll(keys)));
 	}
 
-	/** Every operation, plain and sharded, on Redis 7.0 and 8.0. */
+	/** Every operation, plain and sharded, on Redis 7.0 and 8.0 and Valkey 9.1. */
 	public static List<Row> measureAll(int keys) {
 		List<Row> rows = new ArrayList<>();
 		rows.addAll(measure(RedisServers::start, keys));
 		rows.addAll(measure(RedisServers::startRedis80, keys));
+		rows.addAll(measure(RedisServers::startValkey91, keys));
 		return rows;
 	}
 
@@ -72,7 +75,7 @@ public final class ShardedServerTimeReport {
 			try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
 					ShardedTemplates templates = ShardedTemplates.create(client)) {
 				connection.setTimeout(Duration.ofMinutes(1));
-				Store store = sharded ? new ShardedStore(templates) : new PlainStore(connection.sync());
+				Store store = sharded ? new ShardedStore(templates, keys) : new PlainStore(connection.sync());
 				store.load(keys);
 				Map<Operation, Cost> costs = new LinkedHashMap<>();
 				SplittableRandom random = new SplittableRandom(11);
@@ -81,7 +84,7 @@ public final class ShardedServerTimeReport {
 					for (int call = 0; call < CALLS; call++) {
 						operation.run(store, random, keys);
 					}
-					costs.put(operation, Cost.of((String) server.command("INFO", "commandstats"), server.version()));
+					costs.put(operation, Cost.of((String) server.command("INFO", "commandstats"), engine(server)));
 				}
 				return costs;
 			}
@@ -91,20 +94,35 @@ public final class ShardedServerTimeReport {
 		}
 	}
 
+	/** The server's name and version: {@code Redis 7.0.15}, {@code Valkey 9.1.0}. */
+	private static String engine(RedisServer server) {
+		String info = (String) server.command("INFO", "server");
+		for (String line : info.split("\r?\n")) {
+			if (line.startsWith("valkey_version:")) {
+				return "Valkey " + line.substring("valkey_version:".length()).trim();
+			}
+		}
+		return "Redis " + server.version();
+	}
+
 	/** The rows as a Markdown table. */
 	public static String markdown(List<Row> rows) {
 		StringBuilder text = new StringBuilder();
 		text.append("Server time per call: `INFO commandstats` microseconds of every command and script a call ")
 			.append("sends, summed, after ").append(String.format(Locale.ROOT, "%,d", CALLS))
-			.append(" calls on a fresh server holding the keys (a command inside `EXEC` or a script is counted ")
-			.append("twice by Redis, so sharded figures are upper bounds). Steadier than client-side times, yet a ")
-			.append("row moves by up to ±40% between runs on a shared VM: compare within a run.\n\n");
-		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | sharded commands (µs per call) |\n");
-		text.append("| --- | ---: | --- | ---: | ---: | ---: | --- |\n");
+			.append(" calls on a fresh server holding the keys. Redis counts a command inside `EXEC` or a script ")
+			.append("twice, under its own name and in `EXEC`'s or the script's time, so the sum is an upper bound; ")
+			.append("\"single\" takes `MULTI`, `EXEC` and the scripts alone where a call sends any. A string id ")
+			.append("(`u123`) goes to a hashed bucket, a numeric one (`123`) to a numeric bucket; plain keys are the same ")
+			.append("names. Steadier than client-side times, yet a row moves by up to ±40% between runs on a shared VM: ")
+			.append("compare within a run.\n\n");
+		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | single ÷ plain | sharded commands (µs per call) |\n");
+		text.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |\n");
 		for (Row row : rows) {
-			text.append(String.format(Locale.ROOT, "| Redis %s | %,d | %s | %.2f | %.2f | %.2f× | %s |%n", row.version(),
+			text.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f× | %.2f× | %s |%n", row.version(),
 					row.keys(), row.operation().label, row.plain().microsPerCall(), row.sharded().microsPerCall(),
-					row.sharded().microsPerCall() / row.plain().microsPerCall(), row.sharded().breakdown()));
+					row.sharded().microsPerCall() / row.plain().microsPerCall(),
+					row.sharded().singleMicrosPerCall() / row.plain().microsPerCall(), row.sharded().breakdown()));
 		}
 		return text.toString();
 	}
@@ -112,44 +130,62 @@ public final class ShardedServerTimeReport {
 	/** The calls measured. */
 	enum Operation {
 
-		GET("get"), SET("set"), MULTI_GET("get 100 keys"), MULTI_SET("set 100 keys"), INCREMENT("increment");
+		GET("get", ""), SET("set", ""), MULTI_GET("get 100 keys", ""), MULTI_SET("set 100 keys", ""),
+		INCREMENT("increment", ""), GET_NAMED("get, string id", "u"), SET_NAMED("set, string id", "u"),
+		MULTI_GET_NAMED("get 100 keys, string ids", "u"), MULTI_SET_NAMED("set 100 keys, string ids", "u"),
+		INCREMENT_NAMED("increment, string id", "u");
 
 		private final String label;
 
-		Operation(String label) {
+		/** What an id starts with: nothing for a numeric id, a letter for a string id. */
+		private final String idPrefix;
+
+		Operation(String label, String idPrefix) {
 			this.label = label;
+			this.idPrefix = idPrefix;
 		}
 
 		void run(Store store, SplittableRandom random, int keys) {
 			switch (this) {
-				case GET -> store.get(random.nextInt(keys));
-				case SET -> store.set(random.nextInt(keys), MemoryCase.randomText(random, 20));
-				case MULTI_GET -> {
-					List<Integer> ids = new ArrayList<>(BATCH);
+				case GET, GET_NAMED -> store.get(id(random.nextInt(keys)));
+				case SET, SET_NAMED -> store.set(id(random.nextInt(keys)), MemoryCase.randomText(random, 20));
+				case MULTI_GET, MULTI_GET_NAMED -> {
+					List<String> ids = new ArrayList<>(BATCH);
 					for (int i = 0; i < BATCH; i++) {
-						ids.add(random.nextInt(keys));
+						ids.add(id(random.nextInt(keys)));
 					}
 					store.multiGet(ids);
 				}
-				case MULTI_SET -> {
-					Map<Integer, String> values = new LinkedHashMap<>();
+				case MULTI_SET, MULTI_SET_NAMED -> {
+					Map<String, String> values = new LinkedHashMap<>();
 					for (int i = 0; i < BATCH; i++) {
-						values.put(random.nextInt(keys), MemoryCase.randomText(random, 20));
+						values.put(id(random.nextInt(keys)), MemoryCase.randomText(random, 20));
 					}
 					store.multiSet(values);
 				}
-				case INCREMENT -> store.increment(random.nextInt(1000));
+				case INCREMENT, INCREMENT_NAMED -> store.increment(id(random.nextInt(1000)));
 			}
+		}
+
+		private String id(int number) {
+			return this.idPrefix + number;
 		}
 
 	}
 
-	/** Microseconds per call and the commands behind them. */
-	record Cost(double microsPerCall, String breakdown, String version) {
+	/**
+	 * Microseconds per call, summed and single-counted (see the class), and the commands behind
+	 * them.
+	 */
+	record Cost(double microsPerCall, double singleMicrosPerCall, String breakdown, String version) {
+
+		/** What runs other commands inside it, and so has their time in its own too. */
+		private static final List<String> OUTER = List.of("multi", "exec", "evalsha", "evalsha_ro", "eval", "fcall");
 
 		static Cost of(String commandstats, String version) {
 			Map<String, Double> perCommand = new TreeMap<>();
 			double total = 0;
+			double outer = 0;
 			for (String line : commandstats.split("\r?\n")) {
 				if (!line.startsWith("cmdstat_") || line.startsWith("cmdstat_config") || line.startsWith("cmdstat_info")) {
 					continue;
@@ -159,11 +195,12 @@ public final class ShardedServerTimeReport {
 				double usec = Double.parseDouble(line.substring(at, line.indexOf(',', at)));
 				perCommand.put(name, usec / CALLS);
 				total += usec;
+				outer += OUTER.contains(name) ? usec : 0;
 			}
 			StringBuilder breakdown = new StringBuilder();
 			perCommand.forEach((name, micros) -> breakdown.append((breakdown.length() > 0) ? ", " : "")
 				.append(name.toUpperCase(Locale.ROOT)).append(String.format(Locale.ROOT, " %.2f", micros)));
-			return new Cost(total / CALLS, breakdown.toString(), version);
+			return new Cost(total / CALLS, ((outer > 0) ? outer : total) / CALLS, breakdown.toString(), version);
 		}
 
 	}
@@ -172,21 +209,34 @@ public final class ShardedServerTimeReport {
 	public record Row(String version, int keys, Operation operation, Cost plain, Cost sharded) {
 	}
 
-	/** Plain keys or the sharded template, by id. */
+	/** Plain keys or the sharded template, by id: {@code 123} or {@code u123}. */
 	private interface Store {
 
+		/** Stores {@code keys} values under numeric ids and as many under string ids, and 1,000 counters of each. */
 		void load(int keys);
 
-		void get(int id);
+		void get(String id);
 
-		void set(int id, String value);
+		void set(String id, String value);
 
-		void multiGet(List<Integer> ids);
+		void multiGet(List<String> ids);
 
-		void multiSet(Map<Integer, String> values);
+		void multiSet(Map<String, String> values);
 
-		void increment(int id);
+		void increment(String id);
 
+	}
+
+	/** The ids {@link Store#load} stores: {@code 0} to {@code count - 1}, and the same after {@code u}. */
+	private static List<String> ids(int count) {
+		List<String> ids = new ArrayList<>(2 * count);
+		for (int i = 0; i < count; i++) {
+			ids.add(Integer.toString(i));
+		}
+		for (int i = 0; i < count; i++) {
+			ids.add("u" + i);
+		}
+		return ids;
 	}
 
 	private static final class PlainStore implements Store {
@@ -201,46 +251,47 @@ public final class ShardedServerTimeReport {
 		public void load(int keys) {
 			SplittableRandom random = new SplittableRandom(42);
 			Map<byte[], byte[]> batch = new LinkedHashMap<>();
-			for (int i = 0; i < keys; i++) {
-				batch.put(key(i), bytes(MemoryCase.randomText(random, 20)));
-				if (batch.size() == 1000 || i == keys - 1) {
+			List<String> ids = ids(keys);
+			for (int i = 0; i < ids.size(); i++) {
+				batch.put(key(ids.get(i)), bytes(MemoryCase.randomText(random, 20)));
+				if (batch.size() == 1000 || i == ids.size() - 1) {
 					this.redis.mset(batch);
 					batch.clear();
 				}
 			}
-			for (int i = 0; i < 1000; i++) {
-				this.redis.set(bytes("counter:" + i), bytes(Integer.toString(i)));
+			for (String id : ids(1000)) {
+				this.redis.set(bytes("counter:" + id), bytes("1"));
 			}
 		}
 
 		@Override
-		public void get(int id) {
+		public void get(String id) {
 			this.redis.get(key(id));
 		}
 
 		@Override
-		public void set(int id, String value) {
+		public void set(String id, String value) {
 			this.redis.set(key(id), bytes(value));
 		}
 
 		@Override
-		public void multiGet(List<Integer> ids) {
+		public void multiGet(List<String> ids) {
 			this.redis.mget(ids.stream().map(PlainStore::key).toArray(byte[][]::new));
 		}
 
 		@Override
-		public void multiSet(Map<Integer, String> values) {
+		public void multiSet(Map<String, String> values) {
 			Map<byte[], byte[]> raw = new LinkedHashMap<>();
 			values.forEach((id, value) -> raw.put(key(id), bytes(value)));
 			this.redis.mset(raw);
 		}
 
 		@Override
-		public void increment(int id) {
+		public void increment(String id) {
 			this.redis.incr(bytes("counter:" + id));
 		}
 
-		private static byte[] key(int id) {
+		private static byte[] key(String id) {
 			return bytes("user:" + id);
 		}
 
@@ -256,11 +307,13 @@ public final class ShardedServerTimeReport {
 
 		private final ShardedTemplate<Long> counters;
 
-		ShardedStore(ShardedTemplates templates) {
-			this.values = templates.template(fill(ShardedNamespace.builder("users").alias("u").keyPrefix("user:")).build(),
+		/** Namespaces whose hashed buckets are sized for {@code keys} string ids (and 1,000 counters). */
+		ShardedStore(ShardedTemplates templates, int keys) {
+			this.values = templates.template(
+					fill(ShardedNamespace.builder("users").alias("u").keyPrefix("user:").expectedKeys(keys)).build(),
 					StringRedisSerializer.UTF_8);
 			this.counters = templates.template(
-					fill(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:")).build(),
+					fill(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:").expectedKeys(1000)).build(),
 					new GenericToStringSerializer<>(Long.class));
 		}
 
@@ -274,44 +327,45 @@ public final class ShardedServerTimeReport {
 		public void load(int keys) {
 			SplittableRandom random = new SplittableRandom(42);
 			Map<String, String> batch = new LinkedHashMap<>();
-			for (int i = 0; i < keys; i++) {
-				batch.put("user:" + i, MemoryCase.randomText(random, 20));
-				if (batch.size() == 1000 || i == keys - 1) {
+			List<String> ids = ids(keys);
+			for (int i = 0; i < ids.size(); i++) {
+				batch.put("user:" + ids.get(i), MemoryCase.randomText(random, 20));
+				if (batch.size() == 1000 || i == ids.size() - 1) {
 					this.values.multiSet(batch);
 					batch.clear();
 				}
 			}
 			Map<String, Long> counts = new LinkedHashMap<>();
-			for (int i = 0; i < 1000; i++) {
-				counts.put("counter:" + i, (long) i);
+			for (String id : ids(1000)) {
+				counts.put("counter:" + id, 1L);
 			}
 			this.counters.multiSet(counts);
 		}
 
 		@Override
-		public void get(int id) {
+		public void get(String id) {
 			this.values.get("user:" + id);
 		}
 
 		@Override
-		public void set(int id, String value) {
+		public void set(String id, String value) {
 			this.values.set("user:" + id, value);
 		}
 
 		@Override
-		public void multiGet(List<Integer> ids) {
+		public void multiGet(List<String> ids) {
 			this.values.multiGet(ids.stream().map((id) -> "user:" + id).toList());
 		}
 
 		@Override
-		public void multiSet(Map<Integer, String> values) {
+		public void multiSet(Map<String, String> values) {
 			Map<String, String> named = new LinkedHashMap<>();
 			values.forEach((id, value) -> named.put("user:" + id, value));
 			this.values.multiSet(named);
 		}
 
 		@Override
-		public void increment(int id) {
+		public void increment(String id) {
 			this.counters.incrBy("counter:" + id, 1);
 		}
 
