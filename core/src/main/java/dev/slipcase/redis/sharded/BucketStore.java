@@ -58,7 +58,8 @@ final class BucketStore {
 	private final CallNames callNames;
 
 	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane<byte[], byte[]> transactions,
-			ShardedNamespace namespace, KeyPlacement placement, ServerLimits limits, SlipcaseObserver observer) {
+			ShardedNamespace namespace, KeyPlacement placement, ServerLimits limits, BucketFill fill,
+			SlipcaseObserver observer) {
 		this.redis = redis;
 		this.observer = observer;
 		this.namespace = namespace;
@@ -68,7 +69,7 @@ final class BucketStore {
 		this.placement = placement;
 		this.reads = new BucketReads(redis, namespace);
 		this.writes = new BucketWrites(redis, (transactions != null) ? new BucketTransactions(transactions, redis, namespace, limits)
-				: null, namespace, this.layout, limits, observer);
+				: null, namespace, limits, fill, observer);
 	}
 
 	/** Where the store reports overflow writes and memory samples. */

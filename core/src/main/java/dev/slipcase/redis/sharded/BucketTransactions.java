@@ -99,9 +99,10 @@ final class BucketTransactions {
 			}
 		}
 		catch (RuntimeException ex) {
+			// each bucket once: a second release could end another write's counted write
 			for (int block = reported; block < blocks.count(); block++) {
-				blocks.select(block, locations).stream().filter(Location::isHashed)
-					.forEach((location) -> fill.countFailed(location.hashedIndex()));
+				blocks.select(block, locations).stream().filter(Location::isHashed).mapToInt(Location::hashedIndex)
+					.distinct().forEach(fill::countFailed);
 			}
 			throw ex;
 		}

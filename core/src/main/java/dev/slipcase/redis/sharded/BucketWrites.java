@@ -44,10 +44,10 @@ final class BucketWrites {
 	private final BucketFill fill;
 
 	BucketWrites(CommandChannel<byte[], byte[]> redis, @Nullable BucketTransactions transactions,
-			ShardedNamespace namespace, ShardLayout layout, ServerLimits limits, SlipcaseObserver observer) {
+			ShardedNamespace namespace, ServerLimits limits, BucketFill fill, SlipcaseObserver observer) {
 		this.redis = redis;
 		this.transactions = transactions;
-		this.fill = BucketFill.of(layout.bucketCount(), limits.maxEntries());
+		this.fill = fill;
 		this.observer = observer;
 		this.namespace = namespace;
 		this.limits = limits;

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.Await;
@@ -69,6 +70,9 @@ public final class ShardedTemplates implements AutoCloseable {
 	private final @Nullable Integer serverMaxValueBytes;
 
 	private final @Nullable String configProblem;
+
+	/** What this process saw of each namespace's hashed buckets, shared by its templates: by alias and sizes. */
+	private final Map<String, BucketFill> fills = new ConcurrentHashMap<>();
 
 	private ShardedTemplates(ConnectionHolder<byte[], byte[]> connections) {
 		this.connections = connections;
@@ -196,8 +200,12 @@ public final class ShardedTemplates implements AutoCloseable {
 		// the serializer's observer: an application context's meters when the context made it
 		SlipcaseObserver observer = (serializer instanceof SlipcaseRedisSerializer<?> slipcase)
 				? slipcase.format().observer() : SlipcaseObservers.global();
-		return new ShardedTemplate<>(new BucketStore(this.redis, this.transactions, namespace, placement, limits, observer),
-				serializer);
+		boolean keyed = layout.hash().equals(ShardLayout.SIPHASH_24);
+		BucketFill fill = this.fills.computeIfAbsent(
+				namespace.alias() + " " + layout.bucketCount() + " " + limits.maxEntries() + " " + keyed,
+				(ignored) -> BucketFill.of(layout.bucketCount(), limits.maxEntries(), keyed));
+		return new ShardedTemplate<>(
+				new BucketStore(this.redis, this.transactions, namespace, placement, limits, fill, observer), serializer);
 	}
 
 	/** The server's limits as this namespace sees them (its overrides first). */

@@ -53,6 +53,11 @@ class ClusterShardedTemplateTests extends ShardedTemplateContract {
 	}
 
 	@Override
+	ShardedTemplates newTemplates() {
+		return ShardedTemplates.create(this.client);
+	}
+
+	@Override
 	RedisClusterCommands<String, String> redis() {
 		return this.connection.sync();
 	}

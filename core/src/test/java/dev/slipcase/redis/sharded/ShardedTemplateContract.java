@@ -54,6 +54,9 @@ abstract class ShardedTemplateContract {
 	/** The factory under test, connected to the server of the subclass. */
 	abstract ShardedTemplates templates();
 
+	/** Another factory over the same server, as another instance of an application makes: the caller closes it. */
+	abstract ShardedTemplates newTemplates();
+
 	/** A String connection to the same server, to look at what the template stored. */
 	abstract RedisClusterCommands<String, String> redis();
 
@@ -617,41 +620,36 @@ abstract class ShardedTemplateContract {
 	}
 
 	/**
-	 * The flip guard under hash flooding with counted writes: four instances (templates, each with
-	 * its own knowledge of the bucket's count), two threads each, write 700 ids aimed at one bucket of
-	 * an unkeyed layout at the server's own entry limit, by {@code set}, {@code multiSet} and
-	 * {@code incrBy}. The bucket fills up and stays compact; every id is readable or was refused.
+	 * The flip guard at a bucket's limit with counted writes: four instances (templates of their own,
+	 * each knowing only what it saw of the bucket's count), two threads each, write 700 ids to a
+	 * namespace of one bucket by {@code set}, {@code multiSet} and {@code incrBy}. The bucket fills
+	 * up and stays compact; every id is readable or was refused.
 	 */
 	@Test
-	void idsAimedAtOneBucketByConcurrentInstancesFillItAndLeaveItCompact() throws Exception {
-		int buckets = 64;
-		List<String> aimed = new ArrayList<>();
-		for (int n = 0; aimed.size() < 700; n++) {
-			String id = "mallory" + n;
-			if (Integer.remainderUnsigned(KeyPlacement.fnv1a32(id.getBytes(StandardCharsets.UTF_8)), buckets) == 0) {
-				aimed.add(id);
-			}
+	void idsOfOneBucketWrittenByConcurrentInstancesFillItAndLeaveItCompact() throws Exception {
+		ShardedNamespace single = namespace().strategy(ShardingStrategy.HASHED).bucketCount(1).build();
+		List<String> ids = new ArrayList<>();
+		for (int n = 0; n < 700; n++) {
+			ids.add("user" + n);
 		}
-		ShardedNamespace unkeyed = namespace().strategy(ShardingStrategy.HASHED).bucketCount(buckets).build();
-		redis().set(new String(KeyPlacement.layoutKey(unkeyed), StandardCharsets.UTF_8),
-				new ShardLayout(ShardingStrategy.HASHED, 1, buckets, ShardLayout.FNV1A_32, ShardLayout.VERSION,
-						unkeyed.name(), unkeyed.keyPrefix()).encode());
+		List<ShardedTemplates> factories = new ArrayList<>();
 		List<ShardedTemplate<String>> instances = new ArrayList<>();
-		for (int i = 0; i < 4; i++) {
-			instances.add(template(unkeyed, STRINGS));
-		}
 		int threads = 8;
 		List<String> refused = Collections.synchronizedList(new ArrayList<>());
 		ExecutorService pool = Executors.newFixedThreadPool(threads);
 		try {
+			for (int i = 0; i < 4; i++) {
+				factories.add(newTemplates());
+				instances.add(factories.get(i).template(single, STRINGS));
+			}
 			List<Future<?>> done = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				int thread = t;
 				ShardedTemplate<String> instance = instances.get(t % instances.size());
 				done.add(pool.submit(() -> {
-					for (int i = 2 * thread; i < aimed.size(); i += 2 * threads) {
-						String first = key(instance, aimed.get(i));
-						String second = key(instance, aimed.get(i + 1));
+					for (int i = 2 * thread; i < ids.size(); i += 2 * threads) {
+						String first = key(instance, ids.get(i));
+						String second = key(instance, ids.get(i + 1));
 						switch ((i / 2) % 3) {
 							case 0 -> refuse(refused, List.of(first, second),
 									() -> instance.multiSet(Map.of(first, "v", second, "v")));
@@ -673,15 +671,17 @@ abstract class ShardedTemplateContract {
 		}
 		finally {
 			pool.shutdownNow();
+			factories.forEach(ShardedTemplates::close);
 		}
-		String bucket = unkeyed.ownedKeyPrefix() + "h:0}";
-		int maxEntries = instances.get(0).limits().maxEntries();
+		ShardedTemplate<String> template = template(single, STRINGS);
+		String bucket = single.ownedKeyPrefix() + "h:0}";
+		int maxEntries = template.limits().maxEntries();
 		assertThat(redis().objectEncoding(bucket)).isEqualTo(compactEncoding());
 		long fields = redis().hlen(bucket);
 		assertThat(fields).isBetween((long) maxEntries * 3 / 4, (long) maxEntries);
 		assertThat(refused).isNotEmpty();
-		List<String> keys = aimed.stream().map((id) -> key(instances.get(0), id)).toList();
-		List<String> read = instances.get(0).multiGet(keys);
+		List<String> keys = ids.stream().map((id) -> key(template, id)).toList();
+		List<String> read = template.multiGet(keys);
 		long readable = read.stream().filter((value) -> value != null).count();
 		assertThat(readable).isEqualTo(fields);
 		for (int i = 0; i < keys.size(); i++) {

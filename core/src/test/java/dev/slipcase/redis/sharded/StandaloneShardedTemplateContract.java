@@ -154,6 +154,11 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 	}
 
 	@Override
+	ShardedTemplates newTemplates() {
+		return ShardedTemplates.create(this.client);
+	}
+
+	@Override
 	RedisClusterCommands<String, String> redis() {
 		return this.connection.sync();
 	}
