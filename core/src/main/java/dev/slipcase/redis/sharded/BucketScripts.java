@@ -121,7 +121,10 @@ final class BucketScripts {
 	 * value goes to the bucket when it fits and needs no TTL the server cannot put on a field, else
 	 * to its overflow key with the marker in its field (unless the field itself is too
 	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
-	 * counts as no value. Returns {@code {-1, count}} when the new fields would pass the entry limit
+	 * counts as no value. Run on the bucket alone (KEYS: the bucket only, as {@link Pipeline} sends it
+	 * mid-migration), it writes only values that go to fields whose current value is no marker, the
+	 * overflow keys having nothing to hold or clear then, and otherwise returns {@code {-2}},
+	 * changing nothing. Returns {@code {-1, count}} when the new fields would pass the entry limit
 	 * (nothing written), else per field 1 (written) or 0 (present under NX), then the bucket's
 	 * field count after the write; a count is -1 where there is no entry limit or the guard stopped
 	 * the write.
@@ -135,7 +138,9 @@ final class BucketScripts {
 			local bucketTtl = tonumber(ARGV[6])
 			local marker = ARGV[7]
 			local n = (#ARGV - %1$d) / %2$d
+			local alone = #KEYS == 1
 			if ARGV[8] == '1' then
+			  if alone then return {-2} end
 			  local plain = redis.pcall('GET', KEYS[#KEYS])
 			  if type(plain) ~= 'string' or plain ~= ARGV[%1$d + 2] then
 			    local none = {}
@@ -153,6 +158,7 @@ final class BucketScripts {
 			  local overflow = KEYS[1 + i]
 			  local current = false
 			  if place ~= 'k' then current = redis.call('HGET', KEYS[1], field) end
+			  if alone and (place ~= 'h' or current == marker) then return {-2} end
 			  local marked = current == marker
 			  local step = { hadField = current ~= false, inHash = current ~= false and not marked, place = place, ttl = 0 }
 			  if marked and redis.call('EXISTS', overflow) == 0 then marked = false end
@@ -172,6 +178,7 @@ final class BucketScripts {
 			      if left > 0 then step.ttl = left end
 			    end
 			    step.toHash = place == 'h' and (step.ttl == 0 or hfe)
+			    if alone and not step.toHash then return {-2} end
 			    if place ~= 'k' and not step.hadField then added = added + 1 end
 			  end
 			  plan[i] = step
@@ -195,7 +202,7 @@ final class BucketScripts {
 			    if step.toHash then
 			      redis.call('HSET', KEYS[1], field, escape(value))
 			      fieldTtl = step.ttl
-			      redis.call('DEL', overflow)
+			      if not alone then redis.call('DEL', overflow) end
 			    else
 			      local keyTtl = step.ttl
 			      if keyTtl == 0 then keyTtl = bucketTtl end
@@ -277,7 +284,9 @@ final class BucketScripts {
 	 * it). KEYS: the
 	 * bucket, the overflow key. ARGV: 1 entry limit (0 = none), 2 increment, 3 {@code f} for a float
 	 * increment, 4 bucket TTL ms (0 = none), 5 the field, 6 the marker, 7 the longest value a compact
-	 * hash keeps, 8 {@code 1} when the server expires hash fields. Returns {@code {-1, count}} when
+	 * hash keeps, 8 {@code 1} when the server expires hash fields. Run on the bucket alone, it
+	 * increments only a field holding no marker by {@code HINCRBY}, else returns {@code {-2}},
+	 * changing nothing. Returns {@code {-1, count}} when
 	 * full, else {@code {1, new value as text, count}}, the count being the bucket's fields (-1
 	 * without an entry limit); an error when the value is no number (nothing changed).
 	 */
@@ -296,6 +305,7 @@ final class BucketScripts {
 			  return -1
 			end
 			local current = redis.call('HGET', KEYS[1], field)
+			if #KEYS == 1 and (current == marker or op ~= 'INCRBY' or maxValue < 20) then return {-2} end
 			if current == marker then
 			  if redis.call('EXISTS', KEYS[2]) == 1 then
 			    redis.call(op, KEYS[2], delta)
@@ -436,7 +446,7 @@ final class BucketScripts {
 			for (int i = 0; i < locations.size(); i++) {
 				argv.addValue(locations.get(i).field()).addValue(values.get(i)).addValue(places.get(i).code);
 			}
-		});
+		}, BucketScripts::needsEveryKey);
 	}
 
 	/**
@@ -508,7 +518,7 @@ final class BucketScripts {
 					.addValue(location.field())
 					.addValue(FieldValues.OVERFLOW)
 					.addValue(decimal(limits.maxValueBytes()))
-					.addValue(limits.fieldExpiry() ? ONE : ZERO));
+					.addValue(limits.fieldExpiry() ? ONE : ZERO), BucketScripts::needsEveryKey);
 	}
 
 	/**
@@ -539,6 +549,11 @@ final class BucketScripts {
 	/** The new value of an {@link #increment} reply as text, or {@code null} when the bucket was full. */
 	static @Nullable String incremented(List<Object> reply) {
 		return ((Long) reply.get(0) == -1) ? null : new String((byte[]) reply.get(1), StandardCharsets.US_ASCII);
+	}
+
+	/** Whether a {@link #set} or {@link #increment} run on its bucket alone needs the overflow keys too: {@code {-2}}. */
+	private static boolean needsEveryKey(List<Object> reply) {
+		return !reply.isEmpty() && reply.get(0) instanceof Long first && first == -2;
 	}
 
 	/** KEYS of the scripts on one bucket: the bucket, then the overflow key of each location. */

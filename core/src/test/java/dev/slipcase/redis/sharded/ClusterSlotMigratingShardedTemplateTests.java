@@ -83,11 +83,42 @@ class ClusterSlotMigratingShardedTemplateTests {
 		assertThat(migration.tryAgains()).as("TRYAGAIN answers of the old master").isPositive();
 	}
 
+	@Test
+	void aSmallWriteToABucketStillOnTheOldMasterRunsThereWithoutWaitingForTheMigration() throws Exception {
+		this.template.set("k:1", LARGE);
+		Migration migration = halfMigrate("k:1");
+		this.template.set("k:2", "small");
+		assertThat(this.template.get("k:2")).isEqualTo("small");
+		assertThat(migration.tryAgains()).as("TRYAGAIN answers of the old master").isPositive();
+		migration.finishLater().get(1, TimeUnit.MINUTES);
+		assertThat(this.template.get("k:2")).isEqualTo("small");
+		assertThat(this.template.get("k:1")).isEqualTo(LARGE);
+	}
+
+	@Test
+	void aSmallWriteToABucketAlreadyOnTheNewMasterFollowsAskWithoutWaitingForTheMigration() throws Exception {
+		this.template.set("k:1", LARGE);
+		Migration migration = halfMigrate("k:1", true);
+		this.template.set("k:2", "small");
+		assertThat(this.template.get("k:2")).isEqualTo("small");
+		migration.finishLater().get(1, TimeUnit.MINUTES);
+		assertThat(this.template.get("k:2")).isEqualTo("small");
+		assertThat(this.template.get("k:1")).isEqualTo(LARGE);
+	}
+
 	/**
 	 * Starts moving the slot of {@code key}'s bucket to another master and moves its overflow key
 	 * only, leaving the bucket behind.
 	 */
 	private Migration halfMigrate(String key) {
+		return halfMigrate(key, false);
+	}
+
+	/**
+	 * Starts moving the slot of {@code key}'s bucket to another master and moves one of its two
+	 * keys: the bucket, or its overflow key.
+	 */
+	private Migration halfMigrate(String key, boolean bucketFirst) {
 		String bucket = this.template.namespace().ownedKeyPrefix() + "n:0}";
 		String slot = Integer.toString(SlotHash.getSlot(bucket));
 		RedisServer from = this.cluster.nodes().stream()
@@ -101,9 +132,9 @@ class ClusterSlotMigratingShardedTemplateTests {
 		List<?> keys = (List<?>) from.command("CLUSTER", "GETKEYSINSLOT", slot, "10");
 		assertThat(keys).as("the bucket and the overflow key of %s", key).hasSize(2);
 		String overflow = keys.stream().map(String::valueOf).filter((name) -> !name.equals(bucket)).findFirst().orElseThrow();
-		migrate(from, to, overflow);
+		migrate(from, to, bucketFirst ? bucket : overflow);
 		from.command("CONFIG", "RESETSTAT");
-		return new Migration(from, to, toId, slot, bucket);
+		return new Migration(from, to, toId, slot, bucketFirst ? overflow : bucket);
 	}
 
 	private static void migrate(RedisServer from, RedisServer to, String key) {
@@ -122,17 +153,17 @@ class ClusterSlotMigratingShardedTemplateTests {
 
 		private final String slot;
 
-		private final String bucket;
+		private final String leftBehind;
 
-		Migration(RedisServer from, RedisServer to, String toId, String slot, String bucket) {
+		Migration(RedisServer from, RedisServer to, String toId, String slot, String leftBehind) {
 			this.from = from;
 			this.to = to;
 			this.toId = toId;
 			this.slot = slot;
-			this.bucket = bucket;
+			this.leftBehind = leftBehind;
 		}
 
-		/** After 300 ms: moves the bucket and gives the slot to the new master on every node. */
+		/** After 300 ms: moves the key left behind and gives the slot to the new master on every node. */
 		CompletableFuture<Void> finishLater() {
 			return CompletableFuture.runAsync(() -> {
 				try {
@@ -142,7 +173,7 @@ class ClusterSlotMigratingShardedTemplateTests {
 					Thread.currentThread().interrupt();
 					throw new IllegalStateException(ex);
 				}
-				migrate(this.from, this.to, this.bucket);
+				migrate(this.from, this.to, this.leftBehind);
 				for (RedisServer node : ClusterSlotMigratingShardedTemplateTests.this.cluster.nodes()) {
 					node.command("CLUSTER", "SETSLOT", this.slot, "NODE", this.toId);
 				}

@@ -60,10 +60,11 @@ final class LocalRedisCluster implements RedisCluster {
 	}
 
 	@Override
-	public void reshard(String from, String to, int slots) {
+	public void reshard(String from, String to, int slots, int keysPerMigrate) {
 		RedisServer seed = this.nodes.stream().filter(RedisServer::isRunning).findFirst().orElseThrow();
 		run(List.of(this.cli.toString(), "--cluster", "reshard", seed.endpoint().toString(), "--cluster-from", from,
-				"--cluster-to", to, "--cluster-slots", Integer.toString(slots), "--cluster-yes"));
+				"--cluster-to", to, "--cluster-slots", Integer.toString(slots), "--cluster-pipeline",
+				Integer.toString(keysPerMigrate), "--cluster-yes"));
 		awaitHealthy();
 	}
 

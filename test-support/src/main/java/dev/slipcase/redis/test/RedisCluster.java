@@ -96,6 +96,15 @@ public interface RedisCluster extends AutoCloseable {
 	 * @throws UnsupportedOperationException for a cluster the fixture did not start
 	 */
 	default void reshard(String from, String to, int slots) {
+		reshard(from, to, slots, 10);
+	}
+
+	/**
+	 * Moves slots as {@link #reshard(String, String, int)} does, {@code keysPerMigrate} keys per
+	 * {@code MIGRATE} ({@code --cluster-pipeline}, 10 by default): fewer make the move take longer.
+	 * @throws UnsupportedOperationException for a cluster the fixture did not start
+	 */
+	default void reshard(String from, String to, int slots, int keysPerMigrate) {
 		throw new UnsupportedOperationException("Only a cluster the fixture started can be resharded");
 	}
 
