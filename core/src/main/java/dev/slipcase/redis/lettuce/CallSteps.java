@@ -1,9 +1,11 @@
 package dev.slipcase.redis.lettuce;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
@@ -68,6 +70,33 @@ public final class CallSteps {
 		track(List.of(reply));
 		cancelWhenGivenUp();
 		return reply;
+	}
+
+	/**
+	 * Runs each of {@code sendings}, which together send this turn and each return a reply, unless
+	 * the call was given up, when nothing is sent and every reply is a failure; giving the call up
+	 * later cancels every reply of the turn.
+	 */
+	public <T> List<CompletableFuture<T>> sendTogether(List<? extends Supplier<? extends CompletableFuture<T>>> sendings) {
+		List<CompletableFuture<T>> replies = new ArrayList<>(sendings.size());
+		if (isGivenUp()) {
+			sendings.forEach((sending) -> replies.add(CompletableFuture.failedFuture(givenUpFailure())));
+			return replies;
+		}
+		this.turnStartedNanos = System.nanoTime();
+		List<CompletableFuture<T>> tracked = new CopyOnWriteArrayList<>();
+		track(tracked);
+		for (Supplier<? extends CompletableFuture<T>> sending : sendings) {
+			if (isGivenUp()) {
+				replies.add(CompletableFuture.failedFuture(givenUpFailure()));
+				continue;
+			}
+			CompletableFuture<T> reply = sending.get();
+			replies.add(reply);
+			tracked.add(reply);
+			cancelWhenGivenUp();
+		}
+		return replies;
 	}
 
 	/** Sends {@code command} alone on {@code channel} as this turn; see {@link #send(Supplier)}. */

@@ -3,6 +3,7 @@ package dev.slipcase.redis.sharded;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
@@ -82,29 +83,34 @@ final class BucketTransactions {
 			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.all(locations.size());
-		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(blocks.count());
-		int reported = 0;
+		List<Supplier<CompletableFuture<TransactionResult>>> sendings = new ArrayList<>(blocks.count());
+		List<List<Counted>> counts = new ArrayList<>(blocks.count());
+		List<CompletableFuture<TransactionResult>> sent;
 		try {
 			for (int block = 0; block < blocks.count(); block++) {
 				List<Location> group = blocks.select(block, locations);
-				List<Counted> counts = new ArrayList<>(0);
+				List<Counted> blockCounts = new ArrayList<>(0);
 				List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
-						blocks.select(block, places), ttlMode, ttlMillis, counts);
-				CompletableFuture<TransactionResult> sent = steps
-					.send(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands));
-				reported = block + 1;
-				// reported before the write completes: the caller's next write finds the bucket's count
-				results.add(sent.whenComplete((ran, failure) -> counts.forEach((counted) -> counted.report(fill,
-						failure == null))));
+						blocks.select(block, places), ttlMode, ttlMillis, blockCounts);
+				sendings.add(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands));
+				counts.add(blockCounts);
 			}
+			// one turn: giving the call up cancels every block not yet written
+			sent = steps.sendTogether(sendings);
 		}
 		catch (RuntimeException ex) {
-			// each bucket once: a second release could end another write's counted write
-			for (int block = reported; block < blocks.count(); block++) {
-				blocks.select(block, locations).stream().filter(Location::isHashed).mapToInt(Location::hashedIndex)
-					.distinct().forEach(fill::countFailed);
-			}
+			// each bucket given back once, as a second release could end another write's counted
+			// write; unknown is what a bucket whose block may have gone out is
+			locations.stream().filter(Location::isHashed).mapToInt(Location::hashedIndex).distinct()
+				.forEach(fill::countFailed);
 			throw ex;
+		}
+		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(sent.size());
+		for (int block = 0; block < sent.size(); block++) {
+			List<Counted> blockCounts = counts.get(block);
+			// reported before the write completes: the caller's next write finds the bucket's count
+			results.add(sent.get(block).whenComplete((ran, failure) -> blockCounts.forEach((counted) -> counted
+				.report(fill, failure == null))));
 		}
 		int keys = locations.size();
 		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, keys));

@@ -1,10 +1,12 @@
 package dev.slipcase.redis.lettuce;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +43,37 @@ class CallStepsTests {
 			.failsWithin(Duration.ZERO)
 			.withThrowableThat()
 			.isInstanceOf(CancellationException.class);
+	}
+
+	@Test
+	void givingTheCallUpCancelsEveryReplyOfATurnSentTogether() {
+		CallSteps steps = new CallSteps();
+		List<CompletableFuture<String>> blocks = List.of(new CompletableFuture<>(), new CompletableFuture<>(),
+				new CompletableFuture<>());
+		List<Supplier<CompletableFuture<String>>> sendings = blocks.stream()
+			.map((block) -> (Supplier<CompletableFuture<String>>) () -> block)
+			.toList();
+		CompletableFuture<List<String>> outcome = steps.result(CompletableFuture
+			.allOf(steps.sendTogether(sendings).toArray(CompletableFuture[]::new))
+			.thenApply((all) -> List.of()));
+
+		outcome.cancel(false);
+
+		assertThat(blocks).allSatisfy((block) -> assertThat(block).isCancelled());
+	}
+
+	@Test
+	void aTurnSentTogetherAfterTheCallWasGivenUpSendsNothing() {
+		CallSteps steps = new CallSteps();
+		steps.giveUp();
+		AtomicInteger sent = new AtomicInteger();
+		Supplier<CompletableFuture<String>> sending = () -> {
+			sent.incrementAndGet();
+			return new CompletableFuture<>();
+		};
+		assertThat(steps.sendTogether(List.of(sending, sending))).allSatisfy(
+				(reply) -> assertThat(reply).isCompletedExceptionally());
+		assertThat(sent).hasValue(0);
 	}
 
 	@Test
