@@ -122,9 +122,10 @@ final class BucketScripts {
 	 * to its overflow key with the marker in its field (unless the field itself is too
 	 * long); the other place is cleared in the same step, and a marker whose overflow key expired
 	 * counts as no value. Run on the bucket alone (KEYS: the bucket only, as {@link Pipeline} sends it
-	 * mid-migration), it writes only values that go to fields whose current value is no marker, the
-	 * overflow keys having nothing to hold or clear then, and otherwise returns {@code {-2}},
-	 * changing nothing. Returns {@code {-1, count}} when the new fields would pass the entry limit
+	 * mid-migration), it writes only values that go to fields holding a value already, not the
+	 * marker, where no overflow key can be left to clear (a new field's could: one left by an
+	 * expired bucket, or by an id too long for a field before the server's limit was raised), and
+	 * otherwise returns {@code {-2}}, changing nothing. Returns {@code {-1, count}} when the new fields would pass the entry limit
 	 * (nothing written), else per field 1 (written) or 0 (present under NX), then the bucket's
 	 * field count after the write; a count is -1 where there is no entry limit or the guard stopped
 	 * the write.
@@ -158,7 +159,7 @@ final class BucketScripts {
 			  local overflow = KEYS[1 + i]
 			  local current = false
 			  if place ~= 'k' then current = redis.call('HGET', KEYS[1], field) end
-			  if alone and (place ~= 'h' or current == marker) then return {-2} end
+			  if alone and (place ~= 'h' or not current or current == marker) then return {-2} end
 			  local marked = current == marker
 			  local step = { hadField = current ~= false, inHash = current ~= false and not marked, place = place, ttl = 0 }
 			  if marked and redis.call('EXISTS', overflow) == 0 then marked = false end

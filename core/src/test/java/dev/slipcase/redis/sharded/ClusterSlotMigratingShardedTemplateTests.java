@@ -24,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code redis-cli --cluster reshard} does it: the slot is {@code MIGRATING} on its master and
  * {@code IMPORTING} on the other, and the value's overflow key has moved while its bucket has not.
  * A read follows the old master's {@code ASK} without a script; a script on both keys (a write, an
- * expire, a delete) gets {@code TRYAGAIN} from the old master (it did not run); the template sends
- * it again until the migration is done, then follows the {@code MOVED}, and the call succeeds
- * instead of failing.
+ * expire, a delete) gets {@code TRYAGAIN} from the old master (it did not run); the overwrite of a
+ * value in a field is sent again on the bucket alone and runs wherever the bucket is, following
+ * {@code ASK}; anything else is sent again until the migration is done, then follows the
+ * {@code MOVED}, and the call succeeds instead of failing.
  */
 class ClusterSlotMigratingShardedTemplateTests {
 
@@ -84,8 +85,10 @@ class ClusterSlotMigratingShardedTemplateTests {
 	}
 
 	@Test
-	void aSmallWriteToABucketStillOnTheOldMasterRunsThereWithoutWaitingForTheMigration() throws Exception {
+	void aSmallValueOverwrittenInABucketStillOnTheOldMasterIsWrittenThereWithoutWaitingForTheMigration()
+			throws Exception {
 		this.template.set("k:1", LARGE);
+		this.template.set("k:2", "first");
 		Migration migration = halfMigrate("k:1");
 		this.template.set("k:2", "small");
 		assertThat(this.template.get("k:2")).isEqualTo("small");
@@ -96,8 +99,10 @@ class ClusterSlotMigratingShardedTemplateTests {
 	}
 
 	@Test
-	void aSmallWriteToABucketAlreadyOnTheNewMasterFollowsAskWithoutWaitingForTheMigration() throws Exception {
+	void aSmallValueOverwrittenInABucketAlreadyOnTheNewMasterFollowsAskWithoutWaitingForTheMigration()
+			throws Exception {
 		this.template.set("k:1", LARGE);
+		this.template.set("k:2", "first");
 		Migration migration = halfMigrate("k:1", true);
 		this.template.set("k:2", "small");
 		assertThat(this.template.get("k:2")).isEqualTo("small");
