@@ -36,7 +36,8 @@ import dev.slipcase.redis.test.RedisServers;
  */
 public final class ShardedServerTimeReport {
 
-	private static final int CALLS = 2000;
+	/** Calls per operation and store that a report counts. */
+	public static final int CALLS = 2000;
 
 	private static final int BATCH = 100;
 
@@ -45,30 +46,31 @@ public final class ShardedServerTimeReport {
 
 	public static void main(String[] args) {
 		int keys = (args.length > 0) ? Integer.parseInt(args[0].replace("_", "")) : 10_000;
-		System.out.println(markdown(measureAll(keys)));
+		System.out.println(markdown(measureAll(keys, CALLS)));
 	}
 
 	/** Every operation, plain and sharded, on Redis 7.0 and 8.0 and Valkey 9.1. */
-	public static List<Row> measureAll(int keys) {
+	public static List<Row> measureAll(int keys, int calls) {
 		List<Row> rows = new ArrayList<>();
-		rows.addAll(measure(RedisServers::start, keys));
-		rows.addAll(measure(RedisServers::startRedis80, keys));
-		rows.addAll(measure(RedisServers::startValkey91, keys));
+		rows.addAll(measure(RedisServers::start, keys, calls));
+		rows.addAll(measure(RedisServers::startRedis80, keys, calls));
+		rows.addAll(measure(RedisServers::startValkey91, keys, calls));
 		return rows;
 	}
 
-	static List<Row> measure(Supplier<RedisServer> servers, int keys) {
-		Map<Operation, Cost> plain = measureStore(servers, keys, false);
-		Map<Operation, Cost> sharded = measureStore(servers, keys, true);
+	static List<Row> measure(Supplier<RedisServer> servers, int keys, int calls) {
+		Map<Operation, Cost> plain = measureStore(servers, keys, calls, false);
+		Map<Operation, Cost> sharded = measureStore(servers, keys, calls, true);
 		List<Row> rows = new ArrayList<>();
 		for (Operation operation : Operation.values()) {
-			rows.add(new Row(plain.get(operation).version(), keys, operation, plain.get(operation),
+			rows.add(new Row(plain.get(operation).version(), keys, calls, operation, plain.get(operation),
 					sharded.get(operation)));
 		}
 		return rows;
 	}
 
-	private static Map<Operation, Cost> measureStore(Supplier<RedisServer> servers, int keys, boolean sharded) {
+	private static Map<Operation, Cost> measureStore(Supplier<RedisServer> servers, int keys, int calls,
+			boolean sharded) {
 		try (RedisServer server = servers.get()) {
 			server.flushAll();
 			RedisClient client = RedisClient.create(server.endpoint().uri());
@@ -81,10 +83,11 @@ public final class ShardedServerTimeReport {
 				SplittableRandom random = new SplittableRandom(11);
 				for (Operation operation : Operation.values()) {
 					server.command("CONFIG", "RESETSTAT");
-					for (int call = 0; call < CALLS; call++) {
+					for (int call = 0; call < calls; call++) {
 						operation.run(store, random, keys);
 					}
-					costs.put(operation, Cost.of((String) server.command("INFO", "commandstats"), engine(server)));
+					costs.put(operation,
+							Cost.of((String) server.command("INFO", "commandstats"), engine(server), calls));
 				}
 				return costs;
 			}
@@ -109,7 +112,8 @@ public final class ShardedServerTimeReport {
 	public static String markdown(List<Row> rows) {
 		StringBuilder text = new StringBuilder();
 		text.append("Server time per call: `INFO commandstats` microseconds of every command and script a call ")
-			.append("sends, summed, after ").append(String.format(Locale.ROOT, "%,d", CALLS))
+			.append("sends, summed, after ")
+			.append(String.format(Locale.ROOT, "%,d", rows.isEmpty() ? CALLS : rows.get(0).calls()))
 			.append(" calls on a fresh server holding the keys. Redis counts a command inside `EXEC` or a script ")
 			.append("twice, under its own name and in `EXEC`'s or the script's time, so the sum is an upper bound; ")
 			.append("\"single\" takes `MULTI`, `EXEC` and the scripts alone where a call sends any. A string id ")
@@ -182,7 +186,7 @@ public final class ShardedServerTimeReport {
 		/** What runs other commands inside it, and so has their time in its own too. */
 		private static final List<String> OUTER = List.of("multi", "exec", "evalsha", "evalsha_ro", "eval", "fcall");
 
-		static Cost of(String commandstats, String version) {
+		static Cost of(String commandstats, String version, int calls) {
 			Map<String, Double> perCommand = new TreeMap<>();
 			double total = 0;
 			double outer = 0;
@@ -193,20 +197,20 @@ public final class ShardedServerTimeReport {
 				String name = line.substring("cmdstat_".length(), line.indexOf(':'));
 				int at = line.indexOf("usec=") + "usec=".length();
 				double usec = Double.parseDouble(line.substring(at, line.indexOf(',', at)));
-				perCommand.put(name, usec / CALLS);
+				perCommand.put(name, usec / calls);
 				total += usec;
 				outer += OUTER.contains(name) ? usec : 0;
 			}
 			StringBuilder breakdown = new StringBuilder();
 			perCommand.forEach((name, micros) -> breakdown.append((breakdown.length() > 0) ? ", " : "")
 				.append(name.toUpperCase(Locale.ROOT)).append(String.format(Locale.ROOT, " %.2f", micros)));
-			return new Cost(total / CALLS, ((outer > 0) ? outer : total) / CALLS, breakdown.toString(), version);
+			return new Cost(total / calls, ((outer > 0) ? outer : total) / calls, breakdown.toString(), version);
 		}
 
 	}
 
 	/** One call, plain and sharded. */
-	public record Row(String version, int keys, Operation operation, Cost plain, Cost sharded) {
+	public record Row(String version, int keys, int calls, Operation operation, Cost plain, Cost sharded) {
 	}
 
 	/** Plain keys or the sharded template, by id: {@code 123} or {@code u123}. */

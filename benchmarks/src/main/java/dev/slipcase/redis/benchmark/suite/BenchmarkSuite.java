@@ -70,9 +70,6 @@ public final class BenchmarkSuite {
 	static final List<String> MEASURED_SECTIONS = List.of(MEMORY_SECTION, SERVER_TIME_SECTION, STORED_SIZE_SECTION,
 			SERVER_CEILING_SECTION, STREAMING_MEMORY_SECTION);
 
-	/** Keys each server holds for the sharded server-time section: single-threaded, steady at any size. */
-	static final int SHARDED_SERVER_TIME_KEYS = 10_000;
-
 	private final Profile profile;
 
 	private final Path output;
@@ -127,7 +124,7 @@ public final class BenchmarkSuite {
 					"![memory per key](" + BenchmarkReport.CHARTS_FOLDER + "/" + MEMORY_CHART + ")\n\n"
 							+ ShardedMemoryReport.markdown(memory))
 			.section(SERVER_TIME_SECTION, ShardedServerTimeReport.markdown(
-					ShardedServerTimeReport.measureAll(SHARDED_SERVER_TIME_KEYS)))
+					ShardedServerTimeReport.measureAll(this.profile.serverTimeKeys(), this.profile.serverTimeCalls())))
 			.section(STORED_SIZE_SECTION, StoredSizeReport.markdown())
 			.section(SERVER_CEILING_SECTION, ServerCeilingReport.markdown(ServerCeilingReport.measure(this.profile.memoryKeys()),
 					measured))
