@@ -57,7 +57,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * while a chaos thread kills the tracking connections ({@code CLIENT KILL}) and pauses the server
  * ({@code CLIENT PAUSE}) at random. No reader may read a version older than one it has already
  * read of that key, and once writes stop and a second has passed, every near entry must equal
- * Redis' value. Runs {@code slipcase.chaos.seconds} seconds (20 by default) per server and writer.
+ * Redis' value. Runs {@code slipcase.chaos.seconds} seconds (10 by default) per server and writer.
  * Once more on Redis 7.0 with clients that speak RESP2, whose tracking redirects to pub/sub
  * connections, which the chaos thread kills too. The first context's puts go on its tracking
  * connections, which Redis does not report them back to, and hold the value put: the kills hit
@@ -73,7 +73,7 @@ class NearCacheChaosTests {
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(20);
 
-	private static final Duration RUN = Duration.ofSeconds(Long.getLong("slipcase.chaos.seconds", 20));
+	private static final Duration RUN = Duration.ofSeconds(Long.getLong("slipcase.chaos.seconds", 10));
 
 	private static final String PREFIX = "chaos:";
 
