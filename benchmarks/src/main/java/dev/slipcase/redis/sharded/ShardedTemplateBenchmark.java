@@ -42,7 +42,8 @@ import org.springframework.data.redis.serializer.StringRedisSerializer;
  * {@code INCR}, {@code MGET} and {@code MSET}, raw ({@code store=plain}) and through
  * {@code ValueTemplate} ({@code store=template}), on Lettuce connections from the same client,
  * each against a fresh Redis of its own (7.0 or 8.0) holding {@code keyCount} keys of 20-byte
- * values (10,000; {@code -p keyCount=1000000} for the large case) and 1,000 counters.
+ * values (10,000; {@code -p keyCount=1000000} for the large case) and 1,000 counters, under numeric
+ * ids or ({@code -p ids=string}) string ids.
  * <pre>java -jar benchmarks/target/benchmarks.jar ShardedTemplateBenchmark -f 1 -wi 2 -w 1s -i 3 -r 1s</pre>
  */
 @State(Scope.Thread)
@@ -76,6 +77,13 @@ public class ShardedTemplateBenchmark {
 	@Param({ "7.0", "8.0" })
 	public String redis;
 
+	/**
+	 * The ids: {@code numeric} ({@code user:123}, numeric buckets), or {@code string}
+	 * ({@code user:u123}, hashed buckets sized for {@code keyCount} with {@code expectedKeys}).
+	 */
+	@Param({ "numeric" })
+	public String ids;
+
 	private RedisServer server;
 
 	private RedisClient client;
@@ -105,17 +113,22 @@ public class ShardedTemplateBenchmark {
 			case "template" -> new TemplateStore(ValueTemplate.create(this.client, RedisURI.create(this.server.endpoint().uri()),
 					Utf8StringFormat.INSTANCE));
 			case "sharded" -> new ShardedStore(ShardedTemplates.create(this.client), StringRedisSerializer.UTF_8,
-					new GenericToStringSerializer<>(Long.class));
+					new GenericToStringSerializer<>(Long.class), this.keyCount);
 			case "sharded-slipcase" -> new ShardedStore(ShardedTemplates.create(this.client), SlipcaseSerializers.string(),
-					SlipcaseSerializers.longs());
+					SlipcaseSerializers.longs(), this.keyCount);
 			default -> throw new IllegalArgumentException("Unknown store " + this.store);
 		};
 		SplittableRandom random = new SplittableRandom(7);
 		this.value = MemoryCase.randomText(random, 20);
+		String idPrefix = switch (this.ids) {
+			case "numeric" -> "";
+			case "string" -> "u";
+			default -> throw new IllegalArgumentException("Unknown ids " + this.ids);
+		};
 		this.keys = new String[this.keyCount];
 		Map<String, String> chunk = new LinkedHashMap<>();
 		for (int i = 0; i < this.keyCount; i++) {
-			this.keys[i] = "user:" + i;
+			this.keys[i] = "user:" + idPrefix + i;
 			chunk.put(this.keys[i], MemoryCase.randomText(random, 20));
 			if (chunk.size() == 1000) {
 				this.target.multiSet(chunk);
@@ -124,7 +137,7 @@ public class ShardedTemplateBenchmark {
 		}
 		this.counters = new String[COUNTERS];
 		for (int i = 0; i < COUNTERS; i++) {
-			this.counters[i] = "counter:" + i;
+			this.counters[i] = "counter:" + idPrefix + i;
 		}
 		this.target.loadCounters(this.counters);
 		this.batches = new ArrayList<>();
@@ -320,12 +333,14 @@ public class ShardedTemplateBenchmark {
 
 		private final ShardedTemplate<Long> counters;
 
-		ShardedStore(ShardedTemplates templates, RedisSerializer<String> strings, RedisSerializer<Long> numbers) {
+		/** Namespaces whose hashed buckets are sized for {@code keys} string ids and 1,000 counters. */
+		ShardedStore(ShardedTemplates templates, RedisSerializer<String> strings, RedisSerializer<Long> numbers, int keys) {
 			this.templates = templates;
-			this.counters = templates.template(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:").build(),
-					numbers);
-			this.template = templates.template(ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").build(),
-					strings);
+			this.counters = templates.template(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:")
+				.expectedKeys(COUNTERS)
+				.build(), numbers);
+			this.template = templates.template(
+					ShardedNamespace.builder("bench").alias("b").keyPrefix("user:").expectedKeys(keys).build(), strings);
 		}
 
 		@Override

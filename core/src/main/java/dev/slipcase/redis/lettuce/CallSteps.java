@@ -78,6 +78,9 @@ public final class CallSteps {
 	 * later cancels every reply of the turn.
 	 */
 	public <T> List<CompletableFuture<T>> sendTogether(List<? extends Supplier<? extends CompletableFuture<T>>> sendings) {
+		if (sendings.size() == 1) {
+			return List.of(send(sendings.get(0)));
+		}
 		List<CompletableFuture<T>> replies = new ArrayList<>(sendings.size());
 		if (isGivenUp()) {
 			sendings.forEach((sending) -> replies.add(CompletableFuture.failedFuture(givenUpFailure())));

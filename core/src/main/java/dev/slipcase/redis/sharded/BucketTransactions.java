@@ -109,8 +109,8 @@ final class BucketTransactions {
 		for (int block = 0; block < sent.size(); block++) {
 			List<Counted> blockCounts = counts.get(block);
 			// reported before the write completes: the caller's next write finds the bucket's count
-			results.add(sent.get(block).whenComplete((ran, failure) -> blockCounts.forEach((counted) -> counted
-				.report(fill, failure == null))));
+			results.add(blockCounts.isEmpty() ? sent.get(block) : sent.get(block).whenComplete((ran,
+					failure) -> blockCounts.forEach((counted) -> counted.report(fill, failure == null))));
 		}
 		int keys = locations.size();
 		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, keys));
