@@ -9,6 +9,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The steps of one call that sends its commands in turns, each turn decided on the replies of the
  * one before (read a field, then follow its overflow marker; try a transaction, then write what it
@@ -81,23 +83,47 @@ public final class CallSteps {
 		if (sendings.size() == 1) {
 			return List.of(send(sendings.get(0)));
 		}
+		return sendTogether(null, List.of(), sendings);
+	}
+
+	/**
+	 * Sends {@code pipeline} and runs each of {@code sendings} as one turn, unless the call was given
+	 * up, when nothing is sent, {@code pipelineReplies} are cancelled and every reply of
+	 * {@code sendings} is a failure; giving the call up later cancels every reply of the turn.
+	 * @param pipeline commands of the turn, sent first; {@code null} for none
+	 * @param pipelineReplies the futures of the pipeline's commands (or of its scripts)
+	 */
+	public <T> List<CompletableFuture<T>> sendTogether(@Nullable Pipeline<?, ?> pipeline,
+			Collection<? extends Future<?>> pipelineReplies, List<? extends Supplier<? extends CompletableFuture<T>>> sendings) {
 		List<CompletableFuture<T>> replies = new ArrayList<>(sendings.size());
 		if (isGivenUp()) {
+			pipelineReplies.forEach((reply) -> reply.cancel(false));
 			sendings.forEach((sending) -> replies.add(CompletableFuture.failedFuture(givenUpFailure())));
 			return replies;
 		}
 		this.turnStartedNanos = System.nanoTime();
-		List<CompletableFuture<T>> tracked = new CopyOnWriteArrayList<>();
+		List<Future<?>> tracked = new CopyOnWriteArrayList<>(pipelineReplies);
 		track(tracked);
-		for (Supplier<? extends CompletableFuture<T>> sending : sendings) {
-			if (isGivenUp()) {
-				replies.add(CompletableFuture.failedFuture(givenUpFailure()));
-				continue;
+		try {
+			if (pipeline != null) {
+				pipeline.send();
+				cancelWhenGivenUp();
 			}
-			CompletableFuture<T> reply = sending.get();
-			replies.add(reply);
-			tracked.add(reply);
-			cancelWhenGivenUp();
+			for (Supplier<? extends CompletableFuture<T>> sending : sendings) {
+				if (isGivenUp()) {
+					replies.add(CompletableFuture.failedFuture(givenUpFailure()));
+					continue;
+				}
+				CompletableFuture<T> reply = sending.get();
+				replies.add(reply);
+				tracked.add(reply);
+				cancelWhenGivenUp();
+			}
+		}
+		catch (RuntimeException ex) {
+			// the caller hears the turn failed: what it sent must not land afterwards
+			tracked.forEach((reply) -> reply.cancel(false));
+			throw ex;
 		}
 		return replies;
 	}

@@ -1,13 +1,16 @@
 package dev.slipcase.redis.sharded;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
+import dev.slipcase.redis.lettuce.Pipeline;
 import dev.slipcase.redis.lettuce.RedisFailures;
 import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.lettuce.TransactionLane;
@@ -22,6 +25,7 @@ import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
 
@@ -74,13 +78,17 @@ final class BucketTransactions {
 	 * and reports the count of each hashed bucket written to {@code fill}: {@link BucketFill#counted}
 	 * when its block ran, else {@link BucketFill#countFailed}, once per bucket whatever the outcome.
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
+	 * @param alongside commands sent in the same turn as the blocks (the scripts of the same
+	 * write's other buckets), {@code null} for none
+	 * @param alongsideReplies the futures of {@code alongside}'s commands
 	 * @return the positions of the values Redis refused to write because their block did not run
 	 * (its slot moved, say): nothing of such a block was written, and the caller writes those values
 	 * another way; empty when every block ran. Fails with a {@link RedisSystemException} when a
 	 * block ran and Redis refused one of its commands.
 	 */
 	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<byte[]> values,
-			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill) {
+			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill, @Nullable Pipeline<?, ?> alongside,
+			Collection<? extends Future<?>> alongsideReplies) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.all(locations.size());
 		List<Supplier<CompletableFuture<TransactionResult>>> sendings = new ArrayList<>(blocks.count());
@@ -95,8 +103,9 @@ final class BucketTransactions {
 				sendings.add(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands));
 				counts.add(blockCounts);
 			}
-			// one turn: giving the call up cancels every block not yet written
-			sent = steps.sendTogether(sendings);
+			// one turn: giving the call up cancels every block (and command alongside) not yet written
+			sent = (alongside != null) ? steps.sendTogether(alongside, alongsideReplies, sendings)
+					: steps.sendTogether(sendings);
 		}
 		catch (RuntimeException ex) {
 			// each bucket given back once, as a second release could end another write's counted

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
@@ -75,32 +76,78 @@ final class BucketWrites {
 		if (block.isEmpty()) {
 			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
 		}
-		return this.transactions.write(steps, block.select(locations), block.select(values), block.select(places),
-				ttlMode, ttlMillis, this.fill).thenCompose((refused) -> {
-					boolean[] written = new boolean[locations.size()];
-					for (int position : block.positions()) {
-						written[position] = true;
-					}
-					// blocks whose slot moved: their values go through the script, which the cluster
-					// connection redirects, with those of the buckets that take the checked path
-					refused.forEach((position) -> {
-						written[block.positions()[position]] = false;
-						checked[block.positions()[position]] = true;
-					});
-					reportOverflowWrites(written, places);
-					Positions again = Positions.where(checked, true);
-					if (again.isEmpty()) {
-						return CompletableFuture.completedFuture(written);
-					}
-					return writeWithScripts(steps, again.select(locations), again.select(values), again.select(places),
-							nx, ttlMode, ttlMillis, null)
-						.thenApply((rewritten) -> {
-							for (int i = 0; i < rewritten.length; i++) {
-								written[again.positions()[i]] = rewritten[i];
-							}
-							return written;
-						});
+		// the buckets that take the checked path go in the blocks' turn
+		Positions checkedFirst = Positions.where(checked, true);
+		ScriptWrites scripts;
+		try {
+			scripts = checkedFirst.isEmpty() ? null : scriptWrites(checkedFirst.select(locations),
+					checkedFirst.select(values), checkedFirst.select(places), nx, ttlMode, ttlMillis, null);
+		}
+		catch (RuntimeException ex) {
+			// the blocks' counted writes were taken: each bucket given back once
+			block.select(locations).stream().filter(Location::isHashed).mapToInt(Location::hashedIndex).distinct()
+				.forEach(this.fill::countFailed);
+			throw ex;
+		}
+		CompletableFuture<List<Integer>> blocks = this.transactions.write(steps, block.select(locations),
+				block.select(values), block.select(places), ttlMode, ttlMillis, this.fill,
+				(scripts != null) ? scripts.pipeline() : null, (scripts != null) ? scripts.replies() : List.of());
+		CompletableFuture<boolean @Nullable []> scripted = (scripts != null) ? written(scripts)
+				: CompletableFuture.completedFuture(null);
+		// both settled before either's failure is the call's: nothing of the turn lands after it
+		return CompletableFuture.allOf(blocks.handle((refused, failure) -> null), scripted.handle((done, failure) -> null))
+			.thenCompose((settled) -> {
+				List<Integer> refused = blocks.join();
+				boolean[] written = new boolean[locations.size()];
+				for (int position : block.positions()) {
+					written[position] = true;
+				}
+				// blocks whose slot moved: their values go through the script, which the cluster
+				// connection redirects
+				boolean[] again = new boolean[locations.size()];
+				refused.forEach((position) -> {
+					written[block.positions()[position]] = false;
+					again[block.positions()[position]] = true;
 				});
+				reportOverflowWrites(written, places, block);
+				// a full bucket among the scripts' fails the call once every other bucket was tried;
+				// any other failure of theirs fails it now
+				boolean[] scriptWritten = null;
+				CompletionException full = null;
+				try {
+					scriptWritten = scripted.join();
+				}
+				catch (CompletionException ex) {
+					if (!(ex.getCause() instanceof BucketFullException)) {
+						throw ex;
+					}
+					full = ex;
+				}
+				if (scriptWritten != null) {
+					for (int i = 0; i < scriptWritten.length; i++) {
+						written[checkedFirst.positions()[i]] = scriptWritten[i];
+					}
+				}
+				Positions rewrite = Positions.where(again, true);
+				if (rewrite.isEmpty()) {
+					if (full != null) {
+						throw full;
+					}
+					return CompletableFuture.completedFuture(written);
+				}
+				CompletionException scriptsFull = full;
+				return writeWithScripts(steps, rewrite.select(locations), rewrite.select(values),
+						rewrite.select(places), nx, ttlMode, ttlMillis, null)
+					.thenApply((rewritten) -> {
+						if (scriptsFull != null) {
+							throw scriptsFull;
+						}
+						for (int i = 0; i < rewritten.length; i++) {
+							written[rewrite.positions()[i]] = rewritten[i];
+						}
+						return written;
+					});
+			});
 	}
 
 	/**
@@ -172,7 +219,14 @@ final class BucketWrites {
 	private CompletableFuture<boolean[]> writeWithScripts(CallSteps steps, List<Location> locations,
 			List<byte[]> values, List<Place> places, boolean nx, TtlMode ttlMode, long ttlMillis,
 			byte @Nullable [] plainKeyGuard) {
-		int n = locations.size();
+		ScriptWrites scripts = scriptWrites(locations, values, places, nx, ttlMode, ttlMillis, plainKeyGuard);
+		steps.send(scripts.pipeline(), scripts.replies());
+		return written(scripts);
+	}
+
+	/** One {@code SET} script call per bucket, in a pipeline not sent yet. */
+	private ScriptWrites scriptWrites(List<Location> locations, List<byte[]> values, List<Place> places, boolean nx,
+			TtlMode ttlMode, long ttlMillis, byte @Nullable [] plainKeyGuard) {
 		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
@@ -183,9 +237,14 @@ final class BucketWrites {
 			replies.add(BucketScripts.set(pipeline, options, buckets.select(bucket, locations),
 					buckets.select(bucket, values), buckets.select(bucket, places)));
 		}
-		steps.send(pipeline, replies);
-		return this.redis.all(replies, () -> "write " + n + " keys of namespace '" + this.namespace.name() + "'")
-			.thenApply((done) -> written(locations, places, buckets, replies));
+		return new ScriptWrites(pipeline, replies, locations, places, buckets);
+	}
+
+	/** Per location whether the scripts of {@code scripts}, once sent, wrote it; see {@link #written(List, List, KeyGroups, List)}. */
+	private CompletableFuture<boolean[]> written(ScriptWrites scripts) {
+		int n = scripts.locations().size();
+		return this.redis.all(scripts.replies(), () -> "write " + n + " keys of namespace '" + this.namespace.name() + "'")
+			.thenApply((done) -> written(scripts.locations(), scripts.places(), scripts.buckets(), scripts.replies()));
 	}
 
 	/**
@@ -263,12 +322,32 @@ final class BucketWrites {
 				overflowWrites++;
 			}
 		}
+		report(overflowWrites);
+	}
+
+	/** Reports the overflow writes among {@code positions}, whose writes the scripts did not report. */
+	private void reportOverflowWrites(boolean[] written, List<Place> places, Positions positions) {
+		int overflowWrites = 0;
+		for (int i : positions.positions()) {
+			if (written[i] && places.get(i) != Place.FIELD) {
+				overflowWrites++;
+			}
+		}
+		report(overflowWrites);
+	}
+
+	private void report(int overflowWrites) {
 		if (overflowWrites > 0) {
 			this.observer.overflowWritten(this.namespace.name(), overflowWrites);
 		}
 	}
 
-	/** Positions of a write's locations: those where a per-position flag has one value. */
+	/** Script calls built for a write's locations: the pipeline that sends them and what each bucket's reply means. */
+	private record ScriptWrites(Pipeline<byte[], byte[]> pipeline, List<CompletableFuture<List<Object>>> replies,
+			List<Location> locations, List<Place> places, KeyGroups buckets) {
+	}
+
+		/** Positions of a write's locations: those where a per-position flag has one value. */
 	private record Positions(int[] positions) {
 
 		static Positions where(boolean[] flags, boolean value) {

@@ -583,6 +583,19 @@ abstract class ShardedTemplateContract {
 		assertThat(redis().hlen(template.namespace().ownedKeyPrefix() + "h:0}")).isEqualTo(4);
 	}
 
+	@Test
+	void aWriteToANumericAndAFullHashedBucketWritesTheNumericOneAndNamesTheOther() {
+		ShardedTemplate<String> template = template(namespace().bucketCount(1).maxEntries(4).build(), STRINGS);
+		for (int i = 0; i < 4; i++) {
+			template.set(key(template, "k" + i), "v");
+		}
+		assertThatExceptionOfType(BucketFullException.class)
+			.isThrownBy(() -> template.multiSet(Map.of(key(template, 7), "seven", key(template, "k9"), "nine")))
+			.withMessageContaining("k9");
+		assertThat(template.get(key(template, 7))).isEqualTo("seven");
+		assertThat(template.get(key(template, "k9"))).isNull();
+	}
+
 	/**
 	 * Hash flooding: ids chosen offline so that {@code fnv1a32(id) mod bucketCount} is one bucket fill
 	 * it, and a user whose new id lands there is refused. Under a keyed layout the same ids spread.
