@@ -1,8 +1,11 @@
 package dev.slipcase.redis.sharded;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.LongSupplier;
+
+import dev.slipcase.redis.sharded.KeyPlacement.Location;
 
 /**
  * What this process saw lately of each hashed bucket's entry count, and which buckets may take a
@@ -126,6 +129,15 @@ final class BucketFill {
 		while (state(seen) == COUNTING && !compareAndSet(bucket, seen, UNKNOWN, 0)) {
 			seen = get(bucket);
 		}
+	}
+
+	/**
+	 * A write that took the counted writes of the hashed buckets of {@code locations} ended with no
+	 * count: each bucket given back once, as a second release could end another write's counted write.
+	 */
+	void countFailed(List<Location> locations) {
+		locations.stream().filter(Location::isHashed).mapToInt(Location::hashedIndex).distinct()
+			.forEach(this::countFailed);
 	}
 
 	/**

@@ -108,10 +108,8 @@ final class BucketTransactions {
 					: steps.sendTogether(sendings);
 		}
 		catch (RuntimeException ex) {
-			// each bucket given back once, as a second release could end another write's counted
-			// write; unknown is what a bucket whose block may have gone out is
-			locations.stream().filter(Location::isHashed).mapToInt(Location::hashedIndex).distinct()
-				.forEach(fill::countFailed);
+			// unknown is what a bucket whose block may have gone out is
+			fill.countFailed(locations);
 			throw ex;
 		}
 		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(sent.size());

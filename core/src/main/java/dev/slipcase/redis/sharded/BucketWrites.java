@@ -84,9 +84,8 @@ final class BucketWrites {
 					checkedFirst.select(values), checkedFirst.select(places), nx, ttlMode, ttlMillis, null);
 		}
 		catch (RuntimeException ex) {
-			// the blocks' counted writes were taken: each bucket given back once
-			block.select(locations).stream().filter(Location::isHashed).mapToInt(Location::hashedIndex).distinct()
-				.forEach(this.fill::countFailed);
+			// the blocks' counted writes were taken
+			this.fill.countFailed(block.select(locations));
 			throw ex;
 		}
 		CompletableFuture<List<Integer>> blocks = this.transactions.write(steps, block.select(locations),
@@ -109,7 +108,8 @@ final class BucketWrites {
 					written[block.positions()[position]] = false;
 					again[block.positions()[position]] = true;
 				});
-				reportOverflowWrites(written, places, block);
+				// only the blocks' positions are written so far: the scripts report their own
+				reportOverflowWrites(written, places);
 				// a full bucket among the scripts' fails the call once every other bucket was tried;
 				// any other failure of theirs fails it now
 				boolean[] scriptWritten = null;
@@ -322,21 +322,6 @@ final class BucketWrites {
 				overflowWrites++;
 			}
 		}
-		report(overflowWrites);
-	}
-
-	/** Reports the overflow writes among {@code positions}, whose writes the scripts did not report. */
-	private void reportOverflowWrites(boolean[] written, List<Place> places, Positions positions) {
-		int overflowWrites = 0;
-		for (int i : positions.positions()) {
-			if (written[i] && places.get(i) != Place.FIELD) {
-				overflowWrites++;
-			}
-		}
-		report(overflowWrites);
-	}
-
-	private void report(int overflowWrites) {
 		if (overflowWrites > 0) {
 			this.observer.overflowWritten(this.namespace.name(), overflowWrites);
 		}
