@@ -18,6 +18,9 @@ enum BlockKeyword implements ProtocolKeyword {
 
 	private final byte[] bytes = name().getBytes(StandardCharsets.US_ASCII);
 
+	/** What Lettuce reads as the command's type on every dispatch: made once. */
+	private final String description = name() + " (of a transaction lane's block)";
+
 	@Override
 	public byte[] getBytes() {
 		return this.bytes;
@@ -25,7 +28,7 @@ enum BlockKeyword implements ProtocolKeyword {
 
 	@Override
 	public String toString() {
-		return name() + " (of a transaction lane's block)";
+		return this.description;
 	}
 
 }

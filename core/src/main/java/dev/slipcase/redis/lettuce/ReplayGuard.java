@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -162,9 +163,9 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	/**
 	 * The failure to complete the command with once its reply came, when {@code PING} went in its
 	 * place; {@code null} when the reply is the command's own.
-	 * @param name the command, for the message
+	 * @param name the command, named in the message
 	 */
-	@Nullable Exception failureOnReply(String name) {
+	@Nullable Exception failureOnReply(ProtocolKeyword name) {
 		if (!this.discarding) {
 			return null;
 		}
@@ -185,10 +186,10 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	 * requests it had not read), so that command's reply is lost and whether Redis applied it is
 	 * unknown, as for a command replaced on a replay; a command never written keeps its failure,
 	 * since Redis cannot have applied it.
-	 * @param name the command, for the message
+	 * @param name the command, named in the message
 	 * @param failure what Lettuce completes the command with, never {@code null}
 	 */
-	Throwable failureOf(String name, Throwable failure) {
+	Throwable failureOf(ProtocolKeyword name, Throwable failure) {
 		if (this.state != SENT || !(failure instanceof IOException)) {
 			return failure;
 		}

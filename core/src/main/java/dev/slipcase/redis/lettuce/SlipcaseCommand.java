@@ -168,7 +168,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	/** Lettuce read the reply: completes with it, or fails when {@code PING} went in the command's place. */
 	@Override
 	public void complete() {
-		Exception instead = (this.guard != null) ? this.guard.failureOnReply(getType().toString()) : null;
+		Exception instead = (this.guard != null) ? this.guard.failureOnReply(getType()) : null;
 		if (instead != null) {
 			completeExceptionally(instead);
 			return;
@@ -206,7 +206,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	 */
 	@Override
 	public boolean completeExceptionally(Throwable ex) {
-		Throwable failure = (this.guard != null) ? this.guard.failureOf(getType().toString(), ex) : ex;
+		Throwable failure = (this.guard != null) ? this.guard.failureOf(getType(), ex) : ex;
 		beforeCompletion(failure);
 		boolean completed = super.completeExceptionally(failure);
 		afterCompletion();
