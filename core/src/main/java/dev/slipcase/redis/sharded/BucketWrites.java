@@ -2,6 +2,7 @@ package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -91,8 +92,11 @@ final class BucketWrites {
 		CompletableFuture<List<Integer>> blocks = this.transactions.write(steps, block.select(locations),
 				block.select(values), block.select(places), ttlMode, ttlMillis, this.fill,
 				(scripts != null) ? scripts.pipeline() : null, (scripts != null) ? scripts.replies() : List.of());
-		CompletableFuture<boolean @Nullable []> scripted = (scripts != null) ? written(scripts)
-				: CompletableFuture.completedFuture(null);
+		if (scripts == null) {
+			return blocks.thenCompose((refused) -> blocksWritten(steps, locations, values, places, refused, ttlMode,
+					ttlMillis));
+		}
+		CompletableFuture<boolean @Nullable []> scripted = written(scripts);
 		// both settled before either's failure is the call's: nothing of the turn lands after it
 		return CompletableFuture.allOf(blocks.handle((refused, failure) -> null), scripted.handle((done, failure) -> null))
 			.thenCompose((settled) -> {
@@ -147,6 +151,32 @@ final class BucketWrites {
 						}
 						return written;
 					});
+			});
+	}
+
+	/**
+	 * Per location whether a write that went in blocks alone wrote it, once the values of the blocks
+	 * Redis {@code refused} (by position) were written again by script.
+	 */
+	private CompletableFuture<boolean[]> blocksWritten(CallSteps steps, List<Location> locations, List<byte[]> values,
+			List<Place> places, List<Integer> refused, TtlMode ttlMode, long ttlMillis) {
+		boolean[] written = new boolean[locations.size()];
+		Arrays.fill(written, true);
+		refused.forEach((position) -> written[position] = false);
+		reportOverflowWrites(written, places);
+		if (refused.isEmpty()) {
+			return CompletableFuture.completedFuture(written);
+		}
+		// blocks whose slot moved: their values go through the script, which the cluster connection
+		// redirects
+		Positions rewrite = Positions.where(written, false);
+		return writeWithScripts(steps, rewrite.select(locations), rewrite.select(values), rewrite.select(places), false,
+				ttlMode, ttlMillis, null)
+			.thenApply((rewritten) -> {
+				for (int i = 0; i < rewritten.length; i++) {
+					written[rewrite.positions()[i]] = rewritten[i];
+				}
+				return written;
 			});
 	}
 
