@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.serializer.SlipcaseSerializers;
 import dev.slipcase.redis.serializer.Utf8StringFormat;
 import dev.slipcase.redis.template.ValueTemplate;
@@ -18,6 +19,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.resource.ClientResources;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -40,7 +42,8 @@ import org.springframework.data.redis.serializer.StringRedisSerializer;
  * Single get, set and increment, and 100-key multi-get and multi-set, through the sharded template
  * ({@code store=sharded}, {@code sharded-slipcase}) side by side with plain {@code GET}, {@code SET},
  * {@code INCR}, {@code MGET} and {@code MSET}, raw ({@code store=plain}) and through
- * {@code ValueTemplate} ({@code store=template}), on Lettuce connections from the same client,
+ * {@code ValueTemplate} ({@code store=template}), on Lettuce connections from the same client, on
+ * the resources Slipcase's starter gives Boot's client ({@link WriteCoalescing#configure}),
  * each against a fresh Redis of its own (7.0 or 8.0) holding {@code keyCount} keys of 20-byte
  * values (10,000; {@code -p keyCount=1000000} for the large case) and 1,000 counters, under numeric
  * ids or ({@code -p ids=string}) string ids.
@@ -86,6 +89,8 @@ public class ShardedTemplateBenchmark {
 
 	private RedisServer server;
 
+	private ClientResources resources;
+
 	private RedisClient client;
 
 	private StatefulRedisConnection<byte[], byte[]> connection;
@@ -106,7 +111,8 @@ public class ShardedTemplateBenchmark {
 	public void setUp() {
 		this.server = "8.0".equals(this.redis) ? RedisServers.startRedis80() : RedisServers.start();
 		this.server.flushAll();
-		this.client = RedisClient.create(this.server.endpoint().uri());
+		this.resources = WriteCoalescing.configure(ClientResources.builder()).build();
+		this.client = RedisClient.create(this.resources, this.server.endpoint().uri());
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 		this.target = switch (this.store) {
 			case "plain" -> new PlainStore(this.connection.sync());
@@ -155,6 +161,7 @@ public class ShardedTemplateBenchmark {
 		this.target.close();
 		this.connection.close();
 		this.client.shutdown();
+		this.resources.shutdown();
 		this.server.close();
 	}
 

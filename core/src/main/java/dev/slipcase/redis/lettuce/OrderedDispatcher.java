@@ -124,6 +124,35 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 		dispatchNow(connection, commands, lock);
 	}
 
+	/** As {@link #sendTogether(StatefulConnection, List, Object)}, for one command that holds a whole block. */
+	static <K, V> void sendTogether(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command, Object lock) {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current != null && current.inEventLoop()) {
+			EventLoop loop = CommandLoops.of(connection);
+			if (loop == null || loop == current) {
+				synchronized (lock) {
+					if (hop(current, () -> dispatchNow(connection, command, lock))) {
+						return;
+					}
+				}
+			}
+		}
+		dispatchNow(connection, command, lock);
+	}
+
+	/** Dispatches {@code command} on the calling thread holding {@code lock}. */
+	private static <K, V> void dispatchNow(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command,
+			Object lock) {
+		try {
+			synchronized (lock) {
+				connection.dispatch(command);
+			}
+		}
+		catch (RuntimeException ex) {
+			command.completeExceptionally(ex);
+		}
+	}
+
 	/**
 	 * Queues {@code sent} while the connection is not settled (nothing allocated for a send made
 	 * after that); whether it was queued.

@@ -29,8 +29,11 @@ import org.jspecify.annotations.Nullable;
  * connections of a cluster connection of the lane's own; a block whose slot has moved fails
  * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
  * another way. Each block keeps its own transaction: {@code EXEC}'s {@link ExecOutput} hands each
- * command its reply, and {@code MULTI} and {@code EXEC} go out as {@link BlockKeyword}s, outside
- * Lettuce's one transaction per connection. Every command of a block, {@code MULTI} and {@code EXEC}
+ * command its reply, outside Lettuce's one transaction per connection. A block goes out as one
+ * {@link BlockCommand} where the connection's channel reads several replies per command
+ * ({@link BlockAwareCommandHandler}, which {@link WriteCoalescing}'s resources install), else as
+ * {@code MULTI}, its commands and {@code EXEC}, each a command of its own ({@link BlockKeyword}).
+ * Every command of a block, {@code MULTI} and {@code EXEC}
  * included, reaches Redis at most once: after a reconnect, Lettuce's replay of a block whose replies
  * were lost applies nothing, and the block fails with an {@link UnacknowledgedWriteException}
  * (applied or not: unknown). Thread-safe.
@@ -60,8 +63,53 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	 */
 	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
 			List<? extends SlipcaseCommand<K, V, ?>> commands) {
-		RedisCodec<K, V> codec = this.connections.codec();
 		TransactionBlock decision = new TransactionBlock();
+		for (int i = 0; i < commands.size(); i++) {
+			if (!commands.get(i).joinBlock(decision)) {
+				throw new IllegalArgumentException("A block's commands are each made by TransactionLane.command "
+						+ "and used in one block only");
+			}
+		}
+		BlockResult result = new BlockResult(decision);
+		OrderedDispatcher<K, V> dispatcher = this.connections.dispatcher(database);
+		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
+				&& dispatcher.join() instanceof StatefulRedisConnection<K, V> open) {
+			withoutCommandTimeout(open);
+			send(open, this.connections.codec(), decision, commands, result); // open and standalone
+			return result;
+		}
+		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
+			if (ex != null) {
+				Throwable failure = RedisFailures.unwrap(ex);
+				commands.forEach((command) -> command.completeExceptionally(failure));
+				result.completeExceptionally(failure);
+				return;
+			}
+			withoutCommandTimeout(connection);
+			send(connection, this.connections.codec(), decision, commands, result);
+		});
+		return result;
+	}
+
+	/**
+	 * Sends a block as one {@link BlockCommand} when the connection's channel has a
+	 * {@link BlockAwareCommandHandler}, else as {@code MULTI}, the commands and {@code EXEC}.
+	 */
+	private static <K, V> void send(StatefulRedisConnection<K, V> connection, RedisCodec<K, V> codec,
+			TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
+			CompletableFuture<TransactionResult> result) {
+		if (BlockAwareCommandHandler.isInstalledOn(connection)) {
+			OrderedDispatcher.sendTogether(connection, new BlockCommand<>(codec, decision, commands, result, connection),
+					connection);
+			return;
+		}
+		sendSeparately(connection, codec, decision, commands, result);
+	}
+
+	/** Sends {@code MULTI}, the block's {@code commands} and {@code EXEC} as separate commands, in one dispatch. */
+	static <K, V> void sendSeparately(StatefulRedisConnection<K, V> connection, RedisCodec<K, V> codec,
+			TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
+			CompletableFuture<TransactionResult> result) {
 		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.delimiting(decision, true, BlockKeyword.MULTI,
 				new StatusOutput<>(codec));
 		ExecOutput<K, V> replies = new ExecOutput<>(codec, commands);
@@ -69,18 +117,12 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				replies);
 		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
 		block.add(multi);
-		for (int i = 0; i < commands.size(); i++) {
-			SlipcaseCommand<K, V, ?> command = commands.get(i);
-			if (!command.joinBlock(decision)) {
-				throw new IllegalArgumentException("A block's commands are each made by TransactionLane.command "
-						+ "and used in one block only");
-			}
-			block.add(command);
-		}
+		block.addAll(commands);
 		block.add(exec);
-		BlockResult result = new BlockResult(decision);
 		exec.whenComplete((reply, ex) -> {
-			Throwable failure = blockFailure(multi, replies, ex);
+			Throwable refused = multi.isCompletedExceptionally() ? multi.handle((ok, e) -> e).join() : null;
+			Throwable failure = blockFailure((refused instanceof RedisCommandExecutionException) ? refused.getMessage()
+					: null, replies, ex);
 			// every command ends with its block
 			failRemaining(commands, failure);
 			if (failure != null) {
@@ -90,22 +132,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 				result.complete(reply);
 			}
 		});
-		OrderedDispatcher<K, V> dispatcher = this.connections.dispatcher(database);
-		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
-				&& dispatcher.join() instanceof StatefulRedisConnection<K, V> open) {
-			withoutCommandTimeout(open);
-			OrderedDispatcher.sendTogether(open, block, open); // open and standalone: no future to wait for
-			return result;
-		}
-		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
-			if (ex != null) {
-				block.forEach((command) -> command.completeExceptionally(RedisFailures.unwrap(ex)));
-				return;
-			}
-			withoutCommandTimeout(connection);
-			OrderedDispatcher.sendTogether(connection, block, connection);
-		});
-		return result;
+		OrderedDispatcher.sendTogether(connection, block, connection);
 	}
 
 	/**
@@ -124,10 +151,10 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	 * each command on its own or refused it; {@code EXEC} answered for another number of commands),
 	 * an {@link UnacknowledgedWriteException}: what was applied is unknown.
 	 */
-	private static @Nullable Throwable blockFailure(CompletableFuture<String> multi, ExecOutput<?, ?> replies,
+	static @Nullable Throwable blockFailure(@Nullable String multiError, ExecOutput<?, ?> replies,
 			@Nullable Throwable execFailure) {
-		Throwable refused = multi.isCompletedExceptionally() ? multi.handle((ok, ex) -> ex).join() : null;
-		if (refused instanceof RedisCommandExecutionException) {
+		if (multiError != null) {
+			RedisCommandExecutionException refused = new RedisCommandExecutionException(multiError);
 			return new UnacknowledgedWriteException("Redis refused MULTI (" + refused.getMessage() + "): the block's "
 					+ "commands ran one by one or were refused, outside a transaction; what was applied is unknown",
 					refused);
@@ -144,7 +171,7 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	 * refused to queue it with, if any, else with the block's {@code failure} (when the block ran,
 	 * with one saying {@code EXEC} held no reply to it).
 	 */
-	private static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, @Nullable Throwable failure) {
+	static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, @Nullable Throwable failure) {
 		for (int i = 0; i < commands.size(); i++) {
 			SlipcaseCommand<?, ?, ?> command = commands.get(i);
 			if (command.isDone()) {

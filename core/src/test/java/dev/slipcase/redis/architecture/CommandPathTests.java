@@ -20,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
+import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaCall.Predicates.target;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.assignableTo;
 import static com.tngtech.archunit.core.domain.properties.HasName.Predicates.name;
@@ -30,7 +31,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One command path under every template: each command core sends is a {@code SlipcaseCommand}
- * (its concerns steps of it, not command classes of their own), only {@code OrderedDispatcher}
+ * (its concerns steps of it, not command classes of their own), or a transaction lane's block of
+ * them written as one ({@code BlockCommand}), only {@code OrderedDispatcher}
  * hands commands to a Lettuce connection, and the sharded template's {@code set}, {@code get} and
  * {@code incrBy} reach both, as {@code ValueTemplate}'s do. Read from the compiled classes: the
  * calls each operation can make, followed through every class of core (lambdas and overriding
@@ -44,18 +46,33 @@ class CommandPathTests {
 
 	private static final String DISPATCHER = "dev.slipcase.redis.lettuce.OrderedDispatcher";
 
+	private static final String BLOCK = "dev.slipcase.redis.lettuce.BlockCommand";
+
+	private static final String LANE = "dev.slipcase.redis.lettuce.TransactionLane";
+
 	@Test
-	void theOnlyCommandClassIsSlipcaseCommand() {
+	void theCommandClassesAreSlipcaseCommandAndTheLanesBlockOfThem() {
 		classes().that()
 			.areAssignableTo(RedisCommand.class)
 			.should()
 			.haveFullyQualifiedName(COMMAND)
+			.orShould()
+			.haveFullyQualifiedName(BLOCK)
 			.check(CORE);
 		noClasses().that()
 			.doNotHaveFullyQualifiedName(COMMAND)
+			.and()
+			.doNotHaveFullyQualifiedName(LANE)
 			.should()
 			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))))
-			.because("a command's concerns are steps of SlipcaseCommand (CommandStep), not classes of their own")
+			.because("a command's concerns are steps of SlipcaseCommand (CommandStep), not classes of their own; "
+					+ "a transaction lane's block is its SlipcaseCommands written as one")
+			.check(CORE);
+		noClasses().that()
+			.haveFullyQualifiedName(LANE)
+			.should()
+			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class)))
+				.and(target(owner(not(name(BLOCK))))))
 			.check(CORE);
 	}
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,25 +22,48 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Tests {@link TransactionLane} against a real server: what a block's future and its commands'
- * futures say, and that blocks dispatched from many threads while others are given up stay whole.
+ * futures say, and that blocks dispatched from many threads while others are given up stay whole;
+ * each on a client of default resources (a block goes out as {@code MULTI}, its commands and
+ * {@code EXEC}) and on one of {@link WriteCoalescing}'s (a block goes out as one command).
  */
 @ExtendWith(RedisExtension.class)
+@ParameterizedClass(name = "[{index}] {0}")
+@EnumSource
 class TransactionLaneTests {
+
+	/** The client a lane's connections come from. */
+	enum Clients {
+
+		/** Lettuce's own resources and command handler: a block as separate commands. */
+		DEFAULT_RESOURCES,
+
+		/** WriteCoalescing's resources, whose channels read a block's replies as one command's. */
+		SLIPCASE_RESOURCES
+
+	}
+
+	private static final List<String> dispatched = new CopyOnWriteArrayList<>();
 
 	private static final byte[] KEPT = bytes("kept");
 
@@ -47,26 +71,50 @@ class TransactionLaneTests {
 
 	private static RedisServer redis;
 
-	private static RedisClient client;
+	private static RedisClient defaultClient;
+
+	private static ClientResources slipcaseResources;
+
+	private static RedisClient slipcaseClient;
+
+	@Parameter
+	Clients clients;
+
+	private RedisClient client;
 
 	private TransactionLane<byte[], byte[]> lane;
 
 	@BeforeAll
 	static void connect(RedisServer server) {
 		redis = server;
-		client = RedisClient.create();
+		defaultClient = RedisClient.create();
+		slipcaseResources = WriteCoalescing.configure(ClientResources.builder()).build();
+		slipcaseClient = RedisClient.create(slipcaseResources);
+		CommandListener listener = new CommandListener() {
+
+			@Override
+			public void commandStarted(CommandStartedEvent event) {
+				dispatched.add(event.getCommand().getType().toString());
+			}
+
+		};
+		defaultClient.addListener(listener);
+		slipcaseClient.addListener(listener);
 	}
 
 	@AfterAll
 	static void shutdown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		defaultClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		slipcaseClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		slipcaseResources.shutdown(0, 2, TimeUnit.SECONDS);
 	}
 
 	@BeforeEach
 	void openLane() {
 		redis.flushAll();
+		this.client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
 		this.lane = new TransactionLane<>(ConnectionHolder.opening(
-				Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
+				Connectors.of(this.client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
 				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)));
 	}
 
@@ -84,6 +132,17 @@ class TransactionLaneTests {
 		assertThat((List<Object>) result.stream().toList()).containsExactly("OK", 1L);
 		assertThat(set.get(1, TimeUnit.SECONDS)).isEqualTo("OK");
 		assertThat(increment.get(1, TimeUnit.SECONDS)).isEqualTo(1L);
+	}
+
+	@Test
+	void aBlockIsDispatchedAsOneCommandWhereTheChannelReadsItsRepliesAsOne() throws Exception {
+		this.lane.execute(0, KEPT, List.of(increment(KEPT))).get(10, TimeUnit.SECONDS); // the lane's connection is open
+		dispatched.clear();
+		this.lane.execute(0, KEPT, List.of(increment(KEPT), increment(KEPT))).get(10, TimeUnit.SECONDS);
+		assertThat(dispatched).containsExactlyElementsOf((this.clients == Clients.SLIPCASE_RESOURCES)
+				? List.of(BlockKeyword.BLOCK.toString())
+				: List.of(BlockKeyword.MULTI.toString(), "HINCRBY", "HINCRBY", BlockKeyword.EXEC.toString()));
+		assertThat(redis.command("HGET", "kept", "n")).isEqualTo("3");
 	}
 
 	@Test
@@ -136,7 +195,7 @@ class TransactionLaneTests {
 		RedisURI uri = RedisURI.create(redis.endpoint().uri());
 		uri.setAuthentication("no-multi", "secret");
 		TransactionLane<byte[], byte[]> refusing = new TransactionLane<>(ConnectionHolder.opening(
-				Connectors.of(client, uri, ByteArrayCodec.INSTANCE), ByteArrayCodec.INSTANCE, false, 0,
+				Connectors.of(this.client, uri, ByteArrayCodec.INSTANCE), ByteArrayCodec.INSTANCE, false, 0,
 				Duration.ofSeconds(2)));
 		try {
 			SlipcaseCommand<byte[], byte[], Long> increment = increment(KEPT);

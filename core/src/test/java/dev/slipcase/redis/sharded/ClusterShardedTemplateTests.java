@@ -7,23 +7,35 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The template against the real local three-master cluster. */
+/**
+ * The template against the real local three-master cluster, on a client of the resources Slipcase's
+ * starter gives Boot's client, whose node connections send each MULTI block as one command.
+ */
 class ClusterShardedTemplateTests extends ShardedTemplateContract {
+
+	private final List<String> dispatched = new CopyOnWriteArrayList<>();
+
+	private ClientResources resources;
 
 	private RedisClusterClient client;
 
@@ -35,7 +47,16 @@ class ClusterShardedTemplateTests extends ShardedTemplateContract {
 	void connect() {
 		RedisCluster cluster = RedisServers.sharedCluster();
 		List<RedisURI> seeds = cluster.endpoints().stream().map((endpoint) -> RedisURI.create(endpoint.uri())).toList();
-		this.client = RedisClusterClient.create(seeds);
+		this.resources = WriteCoalescing.configure(ClientResources.builder()).build();
+		this.client = RedisClusterClient.create(this.resources, seeds);
+		this.client.addListener(new CommandListener() {
+
+			@Override
+			public void commandStarted(CommandStartedEvent event) {
+				ClusterShardedTemplateTests.this.dispatched.add(event.getCommand().getType().toString());
+			}
+
+		});
 		this.connection = this.client.connect();
 		this.templates = ShardedTemplates.create(this.client);
 	}
@@ -45,6 +66,20 @@ class ClusterShardedTemplateTests extends ShardedTemplateContract {
 		this.templates.close();
 		this.connection.close();
 		this.client.shutdown();
+		this.resources.shutdown();
+	}
+
+	@Test
+	void aSetOfANumericIdGoesToItsNodeAsOneCommand() {
+		ShardedTemplate<String> template = templates().template(
+				ShardedNamespace.builder("one-command").alias("oc").keyPrefix("oc:").build(), STRINGS);
+		template.set("oc:1", "warm-up"); // the lane's node connection is open
+		this.dispatched.clear();
+		template.set("oc:1", "value");
+		assertThat(this.dispatched).as("the commands the set dispatched")
+			.hasSize(1)
+			.allMatch((type) -> type.startsWith("BLOCK"));
+		assertThat(template.get("oc:1")).isEqualTo("value");
 	}
 
 	@Override

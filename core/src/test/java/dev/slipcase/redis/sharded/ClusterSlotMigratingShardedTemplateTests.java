@@ -5,12 +5,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.test.RedisCluster;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * expire, a delete) gets {@code TRYAGAIN} from the old master (it did not run); the overwrite of a
  * value in a field is sent again on the bucket alone and runs wherever the bucket is, following
  * {@code ASK}; anything else is sent again until the migration is done, then follows the
- * {@code MOVED}, and the call succeeds instead of failing.
+ * {@code MOVED}, and the call succeeds instead of failing. The client has the resources Slipcase's
+ * starter gives Boot's: each MULTI block goes out as one command.
  */
 class ClusterSlotMigratingShardedTemplateTests {
 
@@ -39,13 +42,16 @@ class ClusterSlotMigratingShardedTemplateTests {
 
 	private ShardedTemplates templates;
 
+	private ClientResources resources;
+
 	private ShardedTemplate<String> template;
 
 	@BeforeEach
 	void start() {
 		this.cluster = RedisServers.startCluster();
 		List<RedisURI> seeds = this.cluster.endpoints().stream().map((endpoint) -> RedisURI.create(endpoint.uri())).toList();
-		this.client = RedisClusterClient.create(seeds);
+		this.resources = WriteCoalescing.configure(ClientResources.builder()).build();
+		this.client = RedisClusterClient.create(this.resources, seeds);
 		this.templates = ShardedTemplates.create(this.client);
 		this.template = this.templates.template(ShardedNamespace.builder("migrating").alias("g").keyPrefix("k:").build(),
 				StringRedisSerializer.UTF_8);
@@ -55,6 +61,7 @@ class ClusterSlotMigratingShardedTemplateTests {
 	void stop() {
 		this.templates.close();
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		this.resources.shutdown(0, 2, TimeUnit.SECONDS);
 		this.cluster.close();
 	}
 

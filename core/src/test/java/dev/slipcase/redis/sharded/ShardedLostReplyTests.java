@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
@@ -14,11 +15,16 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.dao.DataAccessException;
 
@@ -31,9 +37,18 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * acknowledged. A write whose reply is lost on the wire (the proxy holds the server's replies, then
  * cuts the connection) must fail with an unknown outcome after Lettuce reconnects and replays what
  * got no reply, and never be written again over the newer value. A write whose caller gave up
- * while the connection was down must never be written at all.
+ * while the connection was down must never be written at all. Each on a client of default
+ * resources and on one of {@link WriteCoalescing}'s, whose blocks go out as one command each.
  */
+@ParameterizedClass(name = "[{index}] {0}")
+@ValueSource(booleans = { false, true })
 class ShardedLostReplyTests {
+
+	/** Whether the client writing through the proxy has WriteCoalescing's resources. */
+	@Parameter
+	boolean slipcaseResources;
+
+	private @Nullable ClientResources resources;
 
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
@@ -62,9 +77,11 @@ class ShardedLostReplyTests {
 	@BeforeEach
 	void connect() {
 		this.proxy = FaultProxy.start(redis.endpoint());
-		this.proxied = RedisClient.create(RedisURI.builder(RedisURI.create(this.proxy.endpoint().uri()))
+		RedisURI uri = RedisURI.builder(RedisURI.create(this.proxy.endpoint().uri()))
 			.withTimeout(Duration.ofSeconds(2))
-			.build());
+			.build();
+		this.resources = this.slipcaseResources ? WriteCoalescing.configure(ClientResources.builder()).build() : null;
+		this.proxied = (this.resources != null) ? RedisClient.create(this.resources, uri) : RedisClient.create(uri);
 		// the template's own timeout gives up on a call, not Lettuce's per-command one, which would
 		// cancel each command of a block by itself
 		this.proxied.setOptions(ClientOptions.builder()
@@ -80,6 +97,9 @@ class ShardedLostReplyTests {
 		this.proxiedTemplates.close();
 		this.directTemplates.close();
 		this.proxied.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		if (this.resources != null) {
+			this.resources.shutdown(0, 2, TimeUnit.SECONDS);
+		}
 		this.direct.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		this.proxy.close();
 	}

@@ -9,17 +9,20 @@ import java.util.Map;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.test.RedisServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The contract run against one standalone server: connects a client, a {@code String} connection
- * for inspecting Redis, and the templates under test before the class, and closes them after it.
+ * The contract run against one standalone server: connects a client (on the resources Slipcase's
+ * starter gives Boot's client), a {@code String} connection for inspecting Redis, and the templates
+ * under test before the class, and closes them after it.
  * Subclasses say which server.
  */
 abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract {
@@ -32,6 +35,8 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 
 	private ShardedTemplates templates;
 
+	private ClientResources resources;
+
 	/** Starts (or finds the shared) server to run against; called once, before the class. */
 	abstract RedisServer startServer();
 
@@ -41,7 +46,9 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 	@BeforeAll
 	void connect() {
 		this.server = startServer();
-		this.client = RedisClient.create(this.server.endpoint().uri());
+		// the resources Slipcase's starter gives Boot's client: blocks go out as one command each
+		this.resources = WriteCoalescing.configure(ClientResources.builder()).build();
+		this.client = RedisClient.create(this.resources, this.server.endpoint().uri());
 		this.connection = this.client.connect();
 		this.templates = ShardedTemplates.create(this.client);
 	}
@@ -51,6 +58,7 @@ abstract class StandaloneShardedTemplateContract extends ShardedTemplateContract
 		this.templates.close();
 		this.connection.close();
 		this.client.shutdown();
+		this.resources.shutdown();
 		if (ownsServer()) {
 			this.server.close();
 		}
