@@ -91,17 +91,29 @@ final class BucketTransactions {
 			Collection<? extends Future<?>> alongsideReplies) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
 				: KeyGroups.all(locations.size());
-		List<Supplier<CompletableFuture<TransactionResult>>> sendings = new ArrayList<>(blocks.count());
-		List<List<Counted>> counts = new ArrayList<>(blocks.count());
+		int blockCount = blocks.count();
+		List<Supplier<CompletableFuture<TransactionResult>>> sendings = (blockCount != 1) ? new ArrayList<>(blockCount)
+				: null;
+		// per block, the HLENs of its hashed buckets (none for numeric buckets)
+		List<List<Counted>> counts = (blockCount != 1) ? new ArrayList<>(blockCount) : null;
+		List<Counted> onlyBlockCounts = List.of();
 		List<CompletableFuture<TransactionResult>> sent;
 		try {
-			for (int block = 0; block < blocks.count(); block++) {
+			for (int block = 0; block < blockCount; block++) {
 				List<Location> group = blocks.select(block, locations);
 				List<Counted> blockCounts = new ArrayList<>(0);
 				List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
 						blocks.select(block, places), ttlMode, ttlMillis, blockCounts);
-				sendings.add(() -> this.lane.execute(this.redis.database(), group.get(0).bucket(), commands));
-				counts.add(blockCounts);
+				Supplier<CompletableFuture<TransactionResult>> sending = () -> this.lane.execute(this.redis.database(),
+						group.get(0).bucket(), commands);
+				if (sendings == null) {
+					sendings = List.of(sending);
+					onlyBlockCounts = blockCounts;
+				}
+				else {
+					sendings.add(sending);
+					counts.add(blockCounts);
+				}
 			}
 			// one turn: giving the call up cancels every block (and command alongside) not yet written
 			sent = (alongside != null) ? steps.sendTogether(alongside, alongsideReplies, sendings)
@@ -112,15 +124,28 @@ final class BucketTransactions {
 			fill.countFailed(locations);
 			throw ex;
 		}
-		List<CompletableFuture<TransactionResult>> results = new ArrayList<>(sent.size());
-		for (int block = 0; block < sent.size(); block++) {
-			List<Counted> blockCounts = counts.get(block);
-			// reported before the write completes: the caller's next write finds the bucket's count
-			results.add(blockCounts.isEmpty() ? sent.get(block) : sent.get(block).whenComplete((ran,
-					failure) -> blockCounts.forEach((counted) -> counted.report(fill, failure == null))));
+		List<CompletableFuture<TransactionResult>> results;
+		if (counts == null) {
+			results = List.of(reported(sent.get(0), onlyBlockCounts, fill));
+		}
+		else {
+			results = new ArrayList<>(sent.size());
+			for (int block = 0; block < sent.size(); block++) {
+				results.add(reported(sent.get(block), counts.get(block), fill));
+			}
 		}
 		int keys = locations.size();
 		return CommandChannel.settled(results).thenApply((settled) -> refused(blocks, results, keys));
+	}
+
+	/**
+	 * The block's result once its hashed buckets' counts went to {@code fill}: reported before the
+	 * write completes, so that the caller's next write finds them.
+	 */
+	private static CompletableFuture<TransactionResult> reported(CompletableFuture<TransactionResult> block,
+			List<Counted> counts, BucketFill fill) {
+		return counts.isEmpty() ? block
+				: block.whenComplete((ran, failure) -> counts.forEach((counted) -> counted.report(fill, failure == null)));
 	}
 
 	/**
@@ -160,7 +185,7 @@ final class BucketTransactions {
 
 	private List<SlipcaseCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis, List<Counted> counts) {
-		List<SlipcaseCommand<byte[], byte[], ?>> commands = new ArrayList<>();
+		List<SlipcaseCommand<byte[], byte[], ?>> commands = new ArrayList<>(locations.size() + 2);
 		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
 		// server has no slots
 		CommandArgs<byte[], byte[]> unused = args();
@@ -169,7 +194,10 @@ final class BucketTransactions {
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			byte[] bucketKey = locations.get(positions[0]).bucket();
-			List<byte[]> fieldsAndValues = new ArrayList<>(2 * positions.length);
+			// without a TTL the fields go straight into HSET's arguments
+			CommandArgs<byte[], byte[]> hset = (ttlMode == TtlMode.CLEAR) ? args().addKey(bucketKey) : null;
+			List<byte[]> fieldsAndValues = (hset == null) ? new ArrayList<>(2 * positions.length) : List.of();
+			int fields = 0;
 			for (int i : positions) {
 				Location location = locations.get(i);
 				Place place = places.get(i);
@@ -179,18 +207,28 @@ final class BucketTransactions {
 				if (place == Place.OVERFLOW_ONLY) {
 					continue;
 				}
-				fieldsAndValues.add(location.field());
+				byte[] stored = (place == Place.FIELD) ? FieldValues.encode(values.get(i)) : FieldValues.OVERFLOW;
+				if (hset != null) {
+					hset.add(location.field()).add(stored);
+				}
+				else {
+					fieldsAndValues.add(location.field());
+					fieldsAndValues.add(stored);
+				}
+				fields++;
 				if (place == Place.FIELD) {
-					fieldsAndValues.add(FieldValues.encode(values.get(i)));
 					unused.addKey(location.overflow());
 					unusedCount++;
 				}
-				else {
-					fieldsAndValues.add(FieldValues.OVERFLOW);
-				}
 			}
-			if (!fieldsAndValues.isEmpty()) {
-				commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMode, ttlMillis));
+			if (fields > 0) {
+				if (hset != null) {
+					commands.add(TransactionLane.command(CommandType.HSET, new IntegerOutput<>(ByteArrayCodec.INSTANCE),
+							hset));
+				}
+				else {
+					commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMillis));
+				}
 			}
 			Location first = locations.get(positions[0]);
 			if (first.isHashed()) {
@@ -206,17 +244,14 @@ final class BucketTransactions {
 		return commands;
 	}
 
-	/** The commands that set the fields, with the TTL asked for. */
+	/** The commands that set the fields with the TTL asked for ({@link TtlMode#SET}). */
 	private List<SlipcaseCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
-			TtlMode ttlMode, long ttlMillis) {
-		if (ttlMode == TtlMode.CLEAR || (ttlMode == TtlMode.SET && !this.limits.setWithExpiry())) {
+			long ttlMillis) {
+		if (!this.limits.setWithExpiry()) {
 			CommandArgs<byte[], byte[]> args = args().addKey(bucket);
 			fieldsAndValues.forEach(args::add);
 			SlipcaseCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
 					new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
-			if (ttlMode == TtlMode.CLEAR) {
-				return List.of(hset);
-			}
 			CommandArgs<byte[], byte[]> expire = args().addKey(bucket).add(ttlMillis).add(CommandKeyword.FIELDS)
 				.add(fieldsAndValues.size() / 2);
 			for (int i = 0; i < fieldsAndValues.size(); i += 2) {
