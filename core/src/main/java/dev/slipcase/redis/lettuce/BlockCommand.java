@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * A {@link TransactionLane} block as one Lettuce command, and its own output: {@link #encode} writes
  * {@code MULTI}, the block's commands and {@code EXEC} at once, and the replies go, counted, to
  * {@code MULTI}'s error (if any), to each command's output as Redis queues or refuses it, then to an
- * {@link ExecOutput}. Only a {@link BlockAwareCommandHandler} keeps it on the stack until the last
+ * {@link ExecOutput}. Only a {@link MultiReplyCommandHandler} keeps it on the stack until the last
  * reply; one that reaches a stock handler writes {@code PING} in its place, and its block then goes
  * out as separate commands. Written at most once: written again after a reconnect, or given up
  * before it was written ({@link TransactionBlock#abandon()}), it writes {@code PING}, and its
@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * @param <V> the value type of the codec
  */
 final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
-		implements RedisCommand<K, V, TransactionResult> {
+		implements RedisCommand<K, V, TransactionResult>, MultiReplyCommand {
 
 	private static final byte[] MULTI = "*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -93,13 +93,13 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 		this.connection = connection;
 	}
 
-	/** A {@link BlockAwareCommandHandler} is writing it. */
-	void accept() {
+	@Override
+	public void accept() {
 		this.accepted = true;
 	}
 
-	/** Whether every reply it waits for was read. */
-	boolean hasAllReplies() {
+	@Override
+	public boolean hasAllReplies() {
 		return this.received >= this.expected;
 	}
 
@@ -113,6 +113,9 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	@Override
 	public void encode(ByteBuf buf) {
 		this.received = 0;
+		// a write through a stock handler (another channel's, say) may not carry the block
+		boolean accepted = this.accepted;
+		this.accepted = false;
 		if (this.mode != NEW) {
 			// a replay: the block was written before (or PING was): never again
 			if (this.mode == BLOCK) {
@@ -121,7 +124,13 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 			writePing(buf);
 			return;
 		}
-		if (!this.accepted) {
+		if (this.done) {
+			// failed before it was written
+			this.mode = ABANDONED;
+			writePing(buf);
+			return;
+		}
+		if (!accepted) {
 			this.mode = NOT_ACCEPTED;
 			writePing(buf);
 			return;
@@ -160,7 +169,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 		this.expected = 1;
 	}
 
-	/** Lettuce read the last reply ({@link BlockAwareCommandHandler#canComplete}), or a stock handler the first. */
+	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
 	@Override
 	public void complete() {
 		switch (this.mode) {
@@ -211,7 +220,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 			return false;
 		}
 		Throwable failure = throwable;
-		if (this.mode == BLOCK && throwable instanceof IOException) {
+		if ((this.mode == BLOCK || this.mode == REPLAYED) && throwable instanceof IOException) {
 			failure = new UnacknowledgedWriteException("Redis did not reply to the whole block before the connection "
 					+ "failed (" + throwable + "): it may or may not have been applied, and it was not sent again",
 					throwable);
@@ -326,11 +335,20 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 
 	@Override
 	public void setError(@Nullable ByteBuffer error) {
-		setError((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
+		route((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
 	}
 
+	/**
+	 * Not an error reply: Lettuce's word for why it gives the command up (a reset, a closed
+	 * connection), which is no reply to any command of the block; the failure it completes the block
+	 * with says it.
+	 */
 	@Override
 	public void setError(@Nullable String error) {
+	}
+
+	/** Hands an error reply to what it answers. */
+	private void route(@Nullable String error) {
 		int phase = phase();
 		if (phase == -1) {
 			this.multiError = error;

@@ -211,9 +211,39 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/**
 	 * Dispatches {@code commands} to {@code connection} in one write (on a cluster, one per node),
-	 * after every dispatch that happened before this one.
+	 * after every dispatch that happened before this one: as one {@link BatchCommand} where
+	 * {@link #batchOf} makes one.
 	 */
 	private static <K, V> void dispatch(StatefulConnection<K, V> connection,
+			List<? extends RedisCommand<K, V, ?>> commands) {
+		RedisCommand<K, V, ?> batch = batchOf(connection, commands);
+		if (batch != null) {
+			dispatch(connection, batch);
+		}
+		else {
+			dispatchSeparately(connection, commands);
+		}
+	}
+
+	/**
+	 * {@code commands} as one {@link BatchCommand}, when they are two or more to a standalone
+	 * connection whose channel reads several replies per command ({@link MultiReplyCommandHandler}),
+	 * else {@code null}.
+	 */
+	private static <K, V> @Nullable RedisCommand<K, V, ?> batchOf(StatefulConnection<K, V> connection,
+			List<? extends RedisCommand<K, V, ?>> commands) {
+		if (commands.size() < 2 || connection instanceof StatefulRedisClusterConnection<?, ?>
+				|| !MultiReplyCommandHandler.isInstalledOn(connection)) {
+			return null;
+		}
+		return new BatchCommand<>(commands, connection);
+	}
+
+	/**
+	 * Dispatches {@code commands} to {@code connection} each as a command of its own, in one write
+	 * (on a cluster, one per node), after every dispatch that happened before this one.
+	 */
+	static <K, V> void dispatchSeparately(StatefulConnection<K, V> connection,
 			List<? extends RedisCommand<K, V, ?>> commands) {
 		EventExecutor busy = busyCurrentLoop();
 		if (busy == null || commands.isEmpty()) {
@@ -332,7 +362,13 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 		@Override
 		public void dispatchNow(StatefulConnection<K, V> connection) {
-			OrderedDispatcher.dispatchNow(connection, this.commands, null);
+			RedisCommand<K, V, ?> batch = batchOf(connection, this.commands);
+			if (batch != null) {
+				OrderedDispatcher.dispatchNow(connection, batch);
+			}
+			else {
+				OrderedDispatcher.dispatchNow(connection, this.commands, null);
+			}
 		}
 
 		@Override

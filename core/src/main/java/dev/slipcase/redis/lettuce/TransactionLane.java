@@ -31,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  * another way. Each block keeps its own transaction: {@code EXEC}'s {@link ExecOutput} hands each
  * command its reply, outside Lettuce's one transaction per connection. A block goes out as one
  * {@link BlockCommand} where the connection's channel reads several replies per command
- * ({@link BlockAwareCommandHandler}, which {@link WriteCoalescing}'s resources install), else as
+ * ({@link MultiReplyCommandHandler}, which {@link WriteCoalescing}'s resources install), else as
  * {@code MULTI}, its commands and {@code EXEC}, each a command of its own ({@link BlockKeyword}).
  * Every command of a block, {@code MULTI} and {@code EXEC}
  * included, reaches Redis at most once: after a reconnect, Lettuce's replay of a block whose replies
@@ -93,12 +93,12 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 
 	/**
 	 * Sends a block as one {@link BlockCommand} when the connection's channel has a
-	 * {@link BlockAwareCommandHandler}, else as {@code MULTI}, the commands and {@code EXEC}.
+	 * {@link MultiReplyCommandHandler}, else as {@code MULTI}, the commands and {@code EXEC}.
 	 */
 	private static <K, V> void send(StatefulRedisConnection<K, V> connection, RedisCodec<K, V> codec,
 			TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
 			CompletableFuture<TransactionResult> result) {
-		if (BlockAwareCommandHandler.isInstalledOn(connection)) {
+		if (MultiReplyCommandHandler.isInstalledOn(connection)) {
 			OrderedDispatcher.sendTogether(connection, new BlockCommand<>(codec, decision, commands, result, connection),
 					connection);
 			return;

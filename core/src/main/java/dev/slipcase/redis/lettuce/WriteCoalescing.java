@@ -29,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  * // or: LettuceClientConfiguration.builder().clientResources(resources)
  * </pre>
  * Each channel such a client opens (and opens again after a reconnect) gets its own handler, and a
- * {@link BlockAwareCommandHandler} in place of Lettuce's, so that a {@link TransactionLane} block
+ * {@link MultiReplyCommandHandler} in place of Lettuce's, so that a {@link TransactionLane} block
  * goes out as one command.
  * Slipcase's templates also {@link #applyTo apply} it to a client they are handed that was built
  * without it, unless its resources were built with {@link #disable}. Thread-safe.
@@ -163,7 +163,7 @@ public final class WriteCoalescing {
 				this.delegate.afterChannelInitialized(channel);
 			}
 			install(channel);
-			BlockAwareCommandHandler.install(channel);
+			MultiReplyCommandHandler.install(channel);
 		}
 
 	}

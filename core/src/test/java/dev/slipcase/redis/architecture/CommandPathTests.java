@@ -31,12 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * One command path under every template: each command core sends is a {@code SlipcaseCommand}
- * (its concerns steps of it, not command classes of their own), or a transaction lane's block of
- * them written as one ({@code BlockCommand}), only {@code OrderedDispatcher}
- * hands commands to a Lettuce connection, and the sharded template's {@code set}, {@code get} and
- * {@code incrBy} reach both, as {@code ValueTemplate}'s do. Read from the compiled classes: the
- * calls each operation can make, followed through every class of core (lambdas and overriding
- * methods included).
+ * (its concerns steps of it, not command classes of their own), or several of them written as one
+ * (a transaction lane's {@code BlockCommand}, the dispatcher's {@code BatchCommand}); only
+ * {@code OrderedDispatcher} hands commands to a Lettuce connection, and the sharded template's
+ * {@code set}, {@code get} and {@code incrBy} reach both, as {@code ValueTemplate}'s do. Read from
+ * the compiled classes: the calls each operation can make, followed through every class of core
+ * (lambdas and overriding methods included).
  */
 class CommandPathTests {
 
@@ -48,31 +48,41 @@ class CommandPathTests {
 
 	private static final String BLOCK = "dev.slipcase.redis.lettuce.BlockCommand";
 
+	private static final String BATCH = "dev.slipcase.redis.lettuce.BatchCommand";
+
 	private static final String LANE = "dev.slipcase.redis.lettuce.TransactionLane";
 
 	@Test
-	void theCommandClassesAreSlipcaseCommandAndTheLanesBlockOfThem() {
+	void theCommandClassesAreSlipcaseCommandAndTheMultiReplyCommandsOfThem() {
 		classes().that()
 			.areAssignableTo(RedisCommand.class)
 			.should()
 			.haveFullyQualifiedName(COMMAND)
 			.orShould()
 			.haveFullyQualifiedName(BLOCK)
+			.orShould()
+			.haveFullyQualifiedName(BATCH)
 			.check(CORE);
 		noClasses().that()
 			.doNotHaveFullyQualifiedName(COMMAND)
 			.and()
 			.doNotHaveFullyQualifiedName(LANE)
+			.and()
+			.doNotHaveFullyQualifiedName(DISPATCHER)
 			.should()
 			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))))
 			.because("a command's concerns are steps of SlipcaseCommand (CommandStep), not classes of their own; "
-					+ "a transaction lane's block is its SlipcaseCommands written as one")
+					+ "a lane's block and a dispatcher's batch are SlipcaseCommands written as one")
 			.check(CORE);
 		noClasses().that()
 			.haveFullyQualifiedName(LANE)
 			.should()
-			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class)))
-				.and(target(owner(not(name(BLOCK))))))
+			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))).and(target(owner(not(name(BLOCK))))))
+			.check(CORE);
+		noClasses().that()
+			.haveFullyQualifiedName(DISPATCHER)
+			.should()
+			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))).and(target(owner(not(name(BATCH))))))
 			.check(CORE);
 	}
 

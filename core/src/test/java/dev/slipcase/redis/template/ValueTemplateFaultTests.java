@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.lettuce.UnacknowledgedWriteException;
+import dev.slipcase.redis.lettuce.WriteCoalescing;
 import dev.slipcase.redis.serializer.RecordingAllocator;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
@@ -17,11 +18,16 @@ import dev.slipcase.redis.testformat.PickyFormat;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.resource.ClientResources;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.serializer.SerializationException;
@@ -32,9 +38,18 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 /**
  * Faults against a private real Redis: the connection killed mid-batch (with and without Lettuce's
  * auto-reconnect), serialization failures that must not cost the shared connection, a command
- * that times out, and a lease that is never closed.
+ * that times out, and a lease that is never closed. Each on a client of default resources and on
+ * one of {@link WriteCoalescing}'s, whose pipelined commands go out as one command per batch.
  */
+@ParameterizedClass(name = "[{index}] {0}")
+@ValueSource(booleans = { false, true })
 class ValueTemplateFaultTests {
+
+	/** Whether the client has WriteCoalescing's resources. */
+	@Parameter
+	boolean slipcaseResources;
+
+	private @Nullable ClientResources resources;
 
 	private static final int COMMANDS = 2_000;
 
@@ -55,13 +70,17 @@ class ValueTemplateFaultTests {
 	@BeforeEach
 	void connect() {
 		redis.flushAll();
-		this.client = RedisClient.create();
+		this.resources = this.slipcaseResources ? WriteCoalescing.configure(ClientResources.builder()).build() : null;
+		this.client = (this.resources != null) ? RedisClient.create(this.resources) : RedisClient.create();
 	}
 
 	@AfterEach
 	void shutdown() {
 		redis.command("CLIENT", "UNPAUSE");
 		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		if (this.resources != null) {
+			this.resources.shutdown(0, 2, TimeUnit.SECONDS);
+		}
 	}
 
 	@Test

@@ -21,20 +21,20 @@ import io.netty.channel.ChannelPromise;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Lettuce's {@link CommandHandler}, except that a {@link BlockCommand} stays at the head of the
- * stack until it has read every reply of its block ({@link #canComplete}), and is told it is written
- * through such a handler ({@link BlockCommand#accept()}): one that reaches a stock handler writes
- * nothing of its block. Put in place of the stock handler by {@link #install}, with the stock
- * handler's own options and resources, before the channel is registered. Holds no buffer of its own
- * beyond Lettuce's.
+ * Lettuce's {@link CommandHandler}, except that a {@link MultiReplyCommand} (a {@link BlockCommand}
+ * or a {@link BatchCommand}) stays at the head of the stack until it has read a reply for every
+ * command it stands for ({@link #canComplete}), and is told it is written through such a handler
+ * ({@link MultiReplyCommand#accept()}): one that reaches a stock handler writes {@code PING} alone.
+ * Put in place of the stock handler by {@link #install}, with the stock handler's own options and
+ * resources, before the channel is registered. Holds no buffer of its own beyond Lettuce's.
  */
-final class BlockAwareCommandHandler extends CommandHandler {
+final class MultiReplyCommandHandler extends CommandHandler {
 
 	private static final @Nullable VarHandle OPTIONS = field("clientOptions", ClientOptions.class);
 
 	private static final @Nullable VarHandle RESOURCES = field("clientResources", ClientResources.class);
 
-	private BlockAwareCommandHandler(ClientOptions clientOptions, ClientResources clientResources, Endpoint endpoint) {
+	private MultiReplyCommandHandler(ClientOptions clientOptions, ClientResources clientResources, Endpoint endpoint) {
 		super(clientOptions, clientResources, endpoint);
 	}
 
@@ -56,7 +56,7 @@ final class BlockAwareCommandHandler extends CommandHandler {
 			return false;
 		}
 		ChannelHandler handler = context.handler();
-		if (handler instanceof BlockAwareCommandHandler) {
+		if (handler instanceof MultiReplyCommandHandler) {
 			return true;
 		}
 		if (handler.getClass() != CommandHandler.class) {
@@ -68,7 +68,7 @@ final class BlockAwareCommandHandler extends CommandHandler {
 		}
 		ClientOptions options = (ClientOptions) OPTIONS.get(stock);
 		ClientResources resources = (ClientResources) RESOURCES.get(stock);
-		pipeline.replace(stock, context.name(), new BlockAwareCommandHandler(options, resources, stock.getEndpoint()));
+		pipeline.replace(stock, context.name(), new MultiReplyCommandHandler(options, resources, stock.getEndpoint()));
 		return true;
 	}
 
@@ -81,41 +81,41 @@ final class BlockAwareCommandHandler extends CommandHandler {
 			return false;
 		}
 		Channel channel = ConnectionChannels.channelOf(handler);
-		return channel != null && channel.pipeline().get(CommandHandler.class) instanceof BlockAwareCommandHandler;
+		return channel != null && channel.pipeline().get(CommandHandler.class) instanceof MultiReplyCommandHandler;
 	}
 
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
 		if (msg instanceof RedisCommand<?, ?, ?> command) {
-			BlockCommand<?, ?> block = blockOf(command);
-			if (block != null) {
-				block.accept();
+			MultiReplyCommand multi = multiReplyOf(command);
+			if (multi != null) {
+				multi.accept();
 			}
 		}
 		else if (msg instanceof Collection<?> commands) {
 			for (Object command : commands) {
-				BlockCommand<?, ?> block = (command instanceof RedisCommand<?, ?, ?> c) ? blockOf(c) : null;
-				if (block != null) {
-					block.accept();
+				MultiReplyCommand multi = (command instanceof RedisCommand<?, ?, ?> c) ? multiReplyOf(c) : null;
+				if (multi != null) {
+					multi.accept();
 				}
 			}
 		}
 		super.write(ctx, msg, promise);
 	}
 
-	/** A block command stays at the head of the stack until its last reply. */
+	/** A multi-reply command stays at the head of the stack until its last reply. */
 	@Override
 	protected boolean canComplete(RedisCommand<?, ?, ?> command) {
-		BlockCommand<?, ?> block = blockOf(command);
-		return block == null || block.hasAllReplies();
+		MultiReplyCommand multi = multiReplyOf(command);
+		return multi == null || multi.hasAllReplies();
 	}
 
-	private static @Nullable BlockCommand<?, ?> blockOf(RedisCommand<?, ?, ?> command) {
-		if (command instanceof BlockCommand<?, ?> block) {
-			return block;
+	private static @Nullable MultiReplyCommand multiReplyOf(RedisCommand<?, ?, ?> command) {
+		if (command instanceof MultiReplyCommand multi) {
+			return multi;
 		}
 		if (command instanceof DecoratedCommand<?, ?, ?>) {
-			return CommandWrapper.unwrap(command, BlockCommand.class);
+			return CommandWrapper.unwrap(command, MultiReplyCommand.class);
 		}
 		return null;
 	}

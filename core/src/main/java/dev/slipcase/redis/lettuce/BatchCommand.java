@@ -1,0 +1,346 @@
+package dev.slipcase.redis.lettuce;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.ProtocolKeyword;
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.buffer.ByteBuf;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Pipelined commands to one connection as one Lettuce command, and its own output: {@link #encode}
+ * writes each of its commands not done yet, and each reply goes, in order, to its command's output,
+ * completing that command as the reply ends. Only a {@link MultiReplyCommandHandler} keeps it on the
+ * stack until the last reply; one that reaches a stock handler writes {@code PING} in their place,
+ * and its commands are then dispatched one by one. Written again after a reconnect, it writes those
+ * of its commands still not done, each as Lettuce would write it again (a write's
+ * {@link ReplayGuard} writes {@code PING} in its place). Failing or cancelling it fails or cancels
+ * every command not done. Encoded, read and completed on the connection's event loop; holds no
+ * buffer (its commands own theirs).
+ *
+ * @param <K> the key type of the codec
+ * @param <V> the value type of the codec
+ */
+final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements RedisCommand<K, V, Void>, MultiReplyCommand {
+
+	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+
+	private final List<? extends RedisCommand<K, V, ?>> commands;
+
+	private final StatefulConnection<K, V> connection;
+
+	/** The commands of the last write, in order: the first {@link #received} have their reply. */
+	private List<? extends RedisCommand<K, V, ?>> written = List.of();
+
+	/** {@code PING} went out in the commands' place: its reply is no command's. */
+	private boolean pinged;
+
+	/** A stock handler took the last write: the commands go out one by one once {@code PING} is answered. */
+	private boolean notAccepted;
+
+	private boolean accepted;
+
+	private int expected = Integer.MAX_VALUE;
+
+	private int received;
+
+	private volatile boolean done;
+
+	/**
+	 * @param commands two or more commands, none added to another batch or dispatched otherwise
+	 * @param connection the connection it is dispatched on, for its commands to go out one by one
+	 */
+	BatchCommand(List<? extends RedisCommand<K, V, ?>> commands, StatefulConnection<K, V> connection) {
+		super(unusedCodec(), null);
+		this.commands = commands;
+		this.connection = connection;
+	}
+
+	/** A codec for {@code CommandOutput}, which never uses it here: each reply goes to its command's output. */
+	@SuppressWarnings("unchecked")
+	private static <K, V> RedisCodec<K, V> unusedCodec() {
+		return (RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE;
+	}
+
+	@Override
+	public void accept() {
+		this.accepted = true;
+	}
+
+	@Override
+	public boolean hasAllReplies() {
+		return this.received >= this.expected;
+	}
+
+	@Override
+	public void encode(ByteBuf buf) {
+		this.received = 0;
+		boolean accepted = this.accepted;
+		this.accepted = false;
+		this.notAccepted = !accepted;
+		List<? extends RedisCommand<K, V, ?>> undone = accepted ? undone() : List.of();
+		if (undone.isEmpty()) {
+			this.pinged = true;
+			this.written = List.of();
+			buf.writeBytes(PING);
+			this.expected = 1;
+			return;
+		}
+		this.pinged = false;
+		this.written = undone;
+		this.expected = undone.size();
+		for (RedisCommand<K, V, ?> command : undone) {
+			command.encode(buf);
+		}
+	}
+
+	/** The commands not done, as Lettuce leaves a done command out: {@link #commands} itself when none is. */
+	private List<? extends RedisCommand<K, V, ?>> undone() {
+		int done = 0;
+		for (RedisCommand<K, V, ?> command : this.commands) {
+			done += command.isDone() ? 1 : 0;
+		}
+		if (done == 0) {
+			return this.commands;
+		}
+		List<RedisCommand<K, V, ?>> undone = new ArrayList<>(this.commands.size() - done);
+		for (RedisCommand<K, V, ?> command : this.commands) {
+			if (!command.isDone()) {
+				undone.add(command);
+			}
+		}
+		return undone;
+	}
+
+	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
+	@Override
+	public void complete() {
+		if (this.done) {
+			return;
+		}
+		this.done = true;
+		if (this.notAccepted) {
+			OrderedDispatcher.dispatchSeparately(this.connection, undone());
+		}
+	}
+
+	@Override
+	public boolean completeExceptionally(Throwable failure) {
+		if (this.done) {
+			return false;
+		}
+		this.done = true;
+		for (RedisCommand<K, V, ?> command : this.commands) {
+			if (!command.isDone()) {
+				command.completeExceptionally(failure);
+			}
+		}
+		return true;
+	}
+
+	@Override
+	public void cancel() {
+		if (this.done) {
+			return;
+		}
+		this.done = true;
+		for (RedisCommand<K, V, ?> command : this.commands) {
+			command.cancel();
+		}
+	}
+
+	@Override
+	public CommandOutput<K, V, Void> getOutput() {
+		return this;
+	}
+
+	@Override
+	public @Nullable CommandArgs<K, V> getArgs() {
+		return null;
+	}
+
+	@Override
+	public ProtocolKeyword getType() {
+		return BlockKeyword.BATCH;
+	}
+
+	@Override
+	public boolean isCancelled() {
+		return false;
+	}
+
+	@Override
+	public boolean isDone() {
+		return this.done;
+	}
+
+	@Override
+	public void setOutput(CommandOutput<K, V, Void> output) {
+		throw new UnsupportedOperationException("A batch reads its replies itself");
+	}
+
+	// ---- CommandOutput: each reply to its command's output
+
+	/** The output of the command whose reply is being read, {@code null} for the reply to {@code PING}. */
+	private @Nullable CommandOutput<K, V, ?> current() {
+		return (!this.pinged && this.received < this.written.size()) ? this.written.get(this.received).getOutput()
+				: null;
+	}
+
+	@Override
+	public @Nullable Void get() {
+		return null;
+	}
+
+	@Override
+	public void set(@Nullable ByteBuffer bytes) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.set(bytes);
+		}
+	}
+
+	@Override
+	public void setSingle(@Nullable ByteBuffer bytes) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.setSingle(bytes);
+		}
+	}
+
+	@Override
+	public void setBigNumber(@Nullable ByteBuffer bytes) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.setBigNumber(bytes);
+		}
+	}
+
+	@Override
+	public void set(long integer) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.set(integer);
+		}
+	}
+
+	@Override
+	public void set(double number) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.set(number);
+		}
+	}
+
+	@Override
+	public void set(boolean value) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.set(value);
+		}
+	}
+
+	/** An error reply: its command's. */
+	@Override
+	public void setError(@Nullable ByteBuffer error) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.setError(error);
+		}
+	}
+
+	/**
+	 * Not an error reply: Lettuce's word for why it gives the command up (a reset, a closed
+	 * connection), which is no reply to any of the commands; the failure or cancellation that follows
+	 * says it.
+	 */
+	@Override
+	public void setError(@Nullable String error) {
+	}
+
+	@Override
+	public boolean hasError() {
+		return false;
+	}
+
+	@Override
+	public @Nullable String getError() {
+		return null;
+	}
+
+	@Override
+	public void multi(int count) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.multi(count);
+		}
+	}
+
+	@Override
+	public void multiArray(int count) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.multiArray(count);
+		}
+	}
+
+	@Override
+	public void multiPush(int count) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.multiPush(count);
+		}
+	}
+
+	@Override
+	public void multiMap(int count) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.multiMap(count);
+		}
+	}
+
+	@Override
+	public void multiSet(int count) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.multiSet(count);
+		}
+	}
+
+	/** The end of a reply or of a part of one; at depth 0 the reply's command completes, as Lettuce completes one. */
+	@Override
+	public void complete(int depth) {
+		CommandOutput<K, V, ?> output = current();
+		if (output != null) {
+			output.complete(depth);
+		}
+		if (depth != 0) {
+			return;
+		}
+		RedisCommand<K, V, ?> answered = (output != null) ? this.written.get(this.received) : null;
+		this.received++;
+		if (answered != null) {
+			try {
+				answered.complete();
+			}
+			catch (RuntimeException ex) {
+				answered.completeExceptionally(ex);
+			}
+		}
+	}
+
+	@Override
+	public String toString() {
+		return "batch of " + this.commands.size() + " commands";
+	}
+
+}

@@ -1,0 +1,240 @@
+package dev.slipcase.redis.lettuce;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.ConnectionEvents;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.output.IntegerOutput;
+import io.lettuce.core.output.ValueOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandEncoder;
+import io.lettuce.core.protocol.CommandHandler;
+import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.DefaultEndpoint;
+import io.lettuce.core.resource.ClientResources;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.embedded.EmbeddedChannel;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Tests {@link BlockCommand} and {@link BatchCommand} in Lettuce's own pipeline (its
+ * {@link CommandEncoder} and a {@link MultiReplyCommandHandler} put in place of its
+ * {@link CommandHandler}), fed the bytes a server sends, including those no test server can be
+ * made to send at a chosen moment: a RESP3 push between replies, a reset after some replies, a
+ * replay that fails.
+ */
+class MultiReplyCommandTests {
+
+	private ClientResources resources;
+
+	private EmbeddedChannel channel;
+
+	@BeforeEach
+	void openChannel() throws Exception {
+		this.resources = ClientResources.create();
+		this.channel = channel(true);
+	}
+
+	/** A channel with Lettuce's encoder and handler, the handler replaced by a multi-reply one or not. */
+	private EmbeddedChannel channel(boolean multiReply) throws Exception {
+		DefaultEndpoint endpoint = new DefaultEndpoint(ClientOptions.create(), this.resources) {
+
+			@Override
+			public void notifyChannelActive(Channel channel) {
+			}
+
+		};
+		EmbeddedChannel channel = new EmbeddedChannel(false, false);
+		channel.pipeline()
+			.addLast(new CommandEncoder(), new CommandHandler(ClientOptions.create(), this.resources, endpoint));
+		if (multiReply) {
+			assertThat(MultiReplyCommandHandler.install(channel)).isTrue();
+		}
+		channel.register();
+		return channel;
+	}
+
+	@AfterEach
+	void closeChannel() {
+		this.channel.finishAndReleaseAll();
+		this.resources.shutdown();
+	}
+
+	@Test
+	void aBlockReadsItsRepliesAroundPushMessagesAndLeavesTheStackEmpty() {
+		TransactionBlock decision = new TransactionBlock();
+		SlipcaseCommand<String, String, Long> first = increment(decision);
+		SlipcaseCommand<String, String, Long> second = increment(decision);
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(first, second), result, null));
+		assertThat(written()).isEqualTo("*1 $5 MULTI *2 $4 INCR $1 k *2 $4 INCR $1 k *1 $4 EXEC ");
+		receive("+OK\r\n+QUEUED\r\n>2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n+QUEUED\r\n");
+		assertThat(result).isNotDone();
+		receive(">2\r\n$10\r\ninvalidate\r\n_\r\n*2\r\n:1\r\n:2\r\n");
+		assertThat(first.join()).isEqualTo(1L);
+		assertThat(second.join()).isEqualTo(2L);
+		assertThat(result.join().size()).isEqualTo(2);
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBlockResetAfterSomeRepliesCancelsItsCommandsWithoutCallingLettucesWordsAReply() {
+		TransactionBlock decision = new TransactionBlock();
+		SlipcaseCommand<String, String, Long> first = increment(decision);
+		SlipcaseCommand<String, String, Long> second = increment(decision);
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(first, second), result, null));
+		written();
+		receive("+OK\r\n+QUEUED\r\n");
+		this.channel.pipeline().fireUserEventTriggered(new ConnectionEvents.Reset());
+		assertThat(failure(first)).isInstanceOf(CancellationException.class);
+		assertThat(failure(second)).isInstanceOf(CancellationException.class);
+		assertThat(failure(result)).isInstanceOf(CancellationException.class);
+	}
+
+	@Test
+	void aBlockWrittenAgainWritesPingAndFailsAsUnacknowledgedWhenItsConnectionFails() {
+		TransactionBlock decision = new TransactionBlock();
+		SlipcaseCommand<String, String, Long> increment = increment(decision);
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		BlockCommand<String, String> block = new BlockCommand<>(StringCodec.UTF8, decision, List.of(increment), result,
+				null);
+		this.channel.writeOutbound(block);
+		written();
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(block);
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+		this.channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(failure(increment)).isInstanceOf(UnacknowledgedWriteException.class);
+	}
+
+	@Test
+	void aBlockWhoseMultiIsRefusedReadsEveryReplyAndFailsAsUnknown() {
+		TransactionBlock decision = new TransactionBlock();
+		SlipcaseCommand<String, String, Long> increment = increment(decision);
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(increment), result, null));
+		written();
+		receive("-NOPERM no\r\n:7\r\n-ERR EXEC without MULTI\r\n");
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBatchHandsEachReplyToItsCommandAroundPushMessagesAndErrors() {
+		SlipcaseCommand<String, String, String> first = get("a");
+		SlipcaseCommand<String, String, String> refused = get("b");
+		SlipcaseCommand<String, String, String> third = get("c");
+		this.channel.writeOutbound(new BatchCommand<>(List.of(first, refused, third), null));
+		assertThat(written()).isEqualTo("*2 $3 GET $1 a *2 $3 GET $1 b *2 $3 GET $1 c ");
+		receive("$1\r\n1\r\n>2\r\n$10\r\ninvalidate\r\n_\r\n-WRONGTYPE no\r\n");
+		assertThat(first.join()).isEqualTo("1");
+		assertThat(failure(refused)).isInstanceOf(RedisCommandExecutionException.class).hasMessageContaining("WRONGTYPE");
+		assertThat(third).isNotDone();
+		SlipcaseCommand<String, String, String> after = get("d");
+		this.channel.writeOutbound(after);
+		receive("_\r\n$1\r\n4\r\n");
+		assertThat(third.join()).isNull();
+		assertThat(after.join()).isEqualTo("4");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBatchWrittenAgainWritesOnlyTheCommandsStillWithoutAReply() {
+		SlipcaseCommand<String, String, String> first = get("a");
+		SlipcaseCommand<String, String, String> second = get("b");
+		BatchCommand<String, String> batch = new BatchCommand<>(List.of(first, second), null);
+		this.channel.writeOutbound(batch);
+		written();
+		receive("$1\r\n1\r\n");
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(batch);
+		assertThat(written()).isEqualTo("*2 $3 GET $1 b ");
+		receive("$1\r\n2\r\n");
+		assertThat(first.join()).isEqualTo("1");
+		assertThat(second.join()).isEqualTo("2");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBatchOfWritesWrittenAgainWritesPingInPlaceOfEachWrittenWrite() {
+		SlipcaseCommand<String, String, Long> write = SlipcaseCommand.write(CommandType.INCR,
+				new IntegerOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).addKey("k"));
+		SlipcaseCommand<String, String, String> read = get("a");
+		BatchCommand<String, String> batch = new BatchCommand<>(List.of(write, read), null);
+		this.channel.writeOutbound(batch);
+		written();
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(batch);
+		assertThat(written()).isEqualTo("*1 $4 PING *2 $3 GET $1 a ");
+		receive("+PONG\r\n$1\r\n1\r\n");
+		assertThat(failure(write)).isInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(read.join()).isEqualTo("1");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBatchThroughAStockHandlerWritesPingAlone() throws Exception {
+		this.channel.finishAndReleaseAll();
+		this.channel = channel(false);
+		SlipcaseCommand<String, String, String> first = get("a");
+		SlipcaseCommand<String, String, String> second = get("b");
+		this.channel.writeOutbound(new BatchCommand<>(List.of(first, second), null));
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+	}
+
+	private static SlipcaseCommand<String, String, Long> increment(TransactionBlock decision) {
+		SlipcaseCommand<String, String, Long> command = SlipcaseCommand.queued(CommandType.INCR,
+				new IntegerOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).addKey("k"));
+		assertThat(command.joinBlock(decision)).isTrue();
+		return command;
+	}
+
+	private static SlipcaseCommand<String, String, String> get(String key) {
+		return SlipcaseCommand.read(CommandType.GET, new ValueOutput<>(StringCodec.UTF8),
+				new CommandArgs<>(StringCodec.UTF8).addKey(key));
+	}
+
+	private static Throwable failure(CompletableFuture<?> future) {
+		assertThat(future).isDone();
+		return future.handle((value, failure) -> failure).join();
+	}
+
+	private CommandHandler handler() {
+		return this.channel.pipeline().get(CommandHandler.class);
+	}
+
+	private int stack() {
+		return handler().getStack().size();
+	}
+
+	/** What went out since the last call, CRLF shown as a space. */
+	private String written() {
+		StringBuilder written = new StringBuilder();
+		ByteBuf out;
+		while ((out = this.channel.readOutbound()) != null) {
+			written.append(out.toString(StandardCharsets.US_ASCII));
+			out.release();
+		}
+		return written.toString().replace("\r\n", " ");
+	}
+
+	private void receive(String replies) {
+		this.channel.writeInbound(Unpooled.copiedBuffer(replies, StandardCharsets.US_ASCII));
+	}
+
+}
