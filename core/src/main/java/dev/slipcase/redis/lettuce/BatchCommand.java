@@ -1,5 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -22,9 +23,11 @@ import org.jspecify.annotations.Nullable;
  * stack until the last reply; one that reaches a stock handler writes {@code PING} in their place,
  * and its commands are then dispatched one by one. Written again after a reconnect, it writes those
  * of its commands still not done, each as Lettuce would write it again (a write's
- * {@link ReplayGuard} writes {@code PING} in its place). Failing or cancelling it fails or cancels
- * every command not done. Encoded, read and completed on the connection's event loop; holds no
- * buffer (its commands own theirs).
+ * {@link ReplayGuard} writes {@code PING} in its place). An output that throws fails its own command
+ * alone. Failing or cancelling it fails or cancels every command not done (a failed connection: see
+ * {@link #completeExceptionally}). Lettuce counts it as one command: its request queue, replay
+ * filter, timeout source and latency metrics see one {@code BATCH}. Encoded, read and completed on
+ * the connection's event loop; holds no buffer (its commands own theirs).
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -132,12 +135,27 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 		}
 	}
 
+	/**
+	 * Fails every command not done with {@code failure}; except that when the connection failed
+	 * ({@code IOException}) while its replies were read, only the command awaiting its reply fails,
+	 * as Lettuce fails the oldest command of its stack, and the others are dispatched again one by
+	 * one, as Lettuce sends what is left of its stack again after a reconnect (a written write's
+	 * guard writing {@code PING} in its place).
+	 */
 	@Override
 	public boolean completeExceptionally(Throwable failure) {
 		if (this.done) {
 			return false;
 		}
 		this.done = true;
+		if (failure instanceof IOException && !this.pinged && this.received < this.written.size()) {
+			this.written.get(this.received).completeExceptionally(failure);
+			List<? extends RedisCommand<K, V, ?>> undone = undone();
+			if (!undone.isEmpty()) {
+				OrderedDispatcher.dispatchSeparately(this.connection, undone);
+			}
+			return true;
+		}
 		for (RedisCommand<K, V, ?> command : this.commands) {
 			if (!command.isDone()) {
 				command.completeExceptionally(failure);
@@ -153,7 +171,9 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 		}
 		this.done = true;
 		for (RedisCommand<K, V, ?> command : this.commands) {
-			command.cancel();
+			if (!command.isDone()) {
+				command.cancel();
+			}
 		}
 	}
 
@@ -204,7 +224,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void set(@Nullable ByteBuffer bytes) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.set(bytes);
+			try {
+				output.set(bytes);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -212,7 +237,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void setSingle(@Nullable ByteBuffer bytes) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.setSingle(bytes);
+			try {
+				output.setSingle(bytes);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -220,7 +250,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void setBigNumber(@Nullable ByteBuffer bytes) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.setBigNumber(bytes);
+			try {
+				output.setBigNumber(bytes);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -228,7 +263,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void set(long integer) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.set(integer);
+			try {
+				output.set(integer);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -236,7 +276,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void set(double number) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.set(number);
+			try {
+				output.set(number);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -244,7 +289,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void set(boolean value) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.set(value);
+			try {
+				output.set(value);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -253,7 +303,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void setError(@Nullable ByteBuffer error) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.setError(error);
+			try {
+				output.setError(error);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -280,7 +335,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void multi(int count) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.multi(count);
+			try {
+				output.multi(count);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -288,7 +348,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void multiArray(int count) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.multiArray(count);
+			try {
+				output.multiArray(count);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -296,7 +361,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void multiPush(int count) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.multiPush(count);
+			try {
+				output.multiPush(count);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -304,7 +374,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void multiMap(int count) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.multiMap(count);
+			try {
+				output.multiMap(count);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -312,7 +387,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void multiSet(int count) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.multiSet(count);
+			try {
+				output.multiSet(count);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 	}
 
@@ -321,7 +401,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	public void complete(int depth) {
 		CommandOutput<K, V, ?> output = current();
 		if (output != null) {
-			output.complete(depth);
+			try {
+				output.complete(depth);
+			}
+			catch (RuntimeException ex) {
+				failAnswered(ex);
+			}
 		}
 		if (depth != 0) {
 			return;
@@ -336,6 +421,14 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 				answered.completeExceptionally(ex);
 			}
 		}
+	}
+
+	/**
+	 * Fails the command whose reply is being read with what its output threw, as Lettuce fails a
+	 * command of its own: the rest of the reply is still read, and the other commands go on.
+	 */
+	private void failAnswered(RuntimeException failure) {
+		this.written.get(this.received).completeExceptionally(failure);
 	}
 
 	@Override

@@ -1,6 +1,7 @@
 package dev.slipcase.redis.lettuce;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -150,6 +151,31 @@ class MultiReplyCommandTests {
 		receive("_\r\n$1\r\n4\r\n");
 		assertThat(third.join()).isNull();
 		assertThat(after.join()).isEqualTo("4");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void anOutputThatThrowsFailsItsOwnCommandOfABatchAlone() {
+		SlipcaseCommand<String, String, String> unreadable = SlipcaseCommand.read(CommandType.GET,
+				new ValueOutput<>(StringCodec.UTF8) {
+
+					@Override
+					public void set(ByteBuffer bytes) {
+						throw new IllegalStateException("cannot read it");
+					}
+
+				}, new CommandArgs<>(StringCodec.UTF8).addKey("a"));
+		SlipcaseCommand<String, String, Long> write = SlipcaseCommand.write(CommandType.INCR,
+				new IntegerOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).addKey("k"));
+		SlipcaseCommand<String, String, String> read = get("c");
+		this.channel.writeOutbound(new BatchCommand<>(List.of(unreadable, write, read), null));
+		written();
+		receive("$1\r\nx\r\n");
+		assertThat(failure(unreadable)).isInstanceOf(IllegalStateException.class);
+		assertThat(write).isNotDone();
+		receive(":5\r\n$1\r\n3\r\n");
+		assertThat(write.join()).isEqualTo(5L);
+		assertThat(read.join()).isEqualTo("3");
 		assertThat(stack()).isZero();
 	}
 
