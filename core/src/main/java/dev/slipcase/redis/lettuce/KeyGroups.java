@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
+import java.util.function.ToLongFunction;
 
 import io.lettuce.core.cluster.SlotHash;
 import org.jspecify.annotations.Nullable;
@@ -79,6 +80,50 @@ public final class KeyGroups {
 			groupOf[i] = group;
 			counts[group]++;
 		}
+		return fromGroups(size, groupOf, counts, groups);
+	}
+
+	/**
+	 * The positions of {@code items} that {@code included} accepts, grouped by the number
+	 * {@code classifier} gives each; the others are in no group. As {@link #by}, without a map entry
+	 * or a boxed key per item.
+	 */
+	public static <T> KeyGroups byNumber(List<T> items, IntPredicate included, ToLongFunction<? super T> classifier) {
+		int size = items.size();
+		if (size == 1 && included.test(0)) {
+			return ONE;
+		}
+		// open addressing, at most half full
+		int capacity = Integer.highestOneBit(Math.max(1, 2 * size - 1)) << 1;
+		int mask = capacity - 1;
+		long[] numbers = new long[capacity];
+		int[] idsPlusOne = new int[capacity];
+		int[] groupOf = new int[size];
+		int[] counts = new int[size];
+		int groups = 0;
+		for (int i = 0; i < size; i++) {
+			if (!included.test(i)) {
+				groupOf[i] = -1;
+				continue;
+			}
+			long number = classifier.applyAsLong(items.get(i));
+			int slot = Long.hashCode(number * 0x9E3779B97F4A7C15L) & mask;
+			while (idsPlusOne[slot] != 0 && numbers[slot] != number) {
+				slot = (slot + 1) & mask;
+			}
+			if (idsPlusOne[slot] == 0) {
+				numbers[slot] = number;
+				idsPlusOne[slot] = ++groups;
+			}
+			int group = idsPlusOne[slot] - 1;
+			groupOf[i] = group;
+			counts[group]++;
+		}
+		return fromGroups(size, groupOf, counts, groups);
+	}
+
+	/** {@code size} positions in {@code groups} groups: position {@code i} in {@code groupOf[i]} (-1 for none). */
+	private static KeyGroups fromGroups(int size, int[] groupOf, int[] counts, int groups) {
 		int[][] positions = new int[groups][];
 		for (int group = 0; group < groups; group++) {
 			positions[group] = new int[counts[group]];

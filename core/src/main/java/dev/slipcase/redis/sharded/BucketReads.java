@@ -75,7 +75,7 @@ final class BucketReads {
 				return one;
 			});
 		}
-		KeyGroups buckets = KeyGroups.by(locations, (i) -> locations.get(i).fieldFits(), Location::bucketName);
+		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> locations.get(i).fieldFits(), Location::bucketId);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<?>> all = new ArrayList<>(buckets.count());
 		List<CompletableFuture<List<byte @Nullable []>>> fields = new ArrayList<>(buckets.count());
@@ -168,7 +168,7 @@ final class BucketReads {
 
 	/** Reads field and overflow key of each location in one atomic step, one script call per bucket. */
 	private CompletableFuture<List<byte @Nullable []>> readAtomically(CallSteps steps, List<Location> locations) {
-		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {

@@ -89,7 +89,7 @@ final class BucketTransactions {
 	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<byte[]> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill, @Nullable Pipeline<?, ?> alongside,
 			Collection<? extends Future<?>> alongsideReplies) {
-		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.by(locations, Location::bucketName)
+		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.byNumber(locations, (i) -> true, Location::bucketId)
 				: KeyGroups.all(locations.size());
 		int blockCount = blocks.count();
 		List<Supplier<CompletableFuture<TransactionResult>>> sendings = (blockCount != 1) ? new ArrayList<>(blockCount)
@@ -190,7 +190,7 @@ final class BucketTransactions {
 		// server has no slots
 		CommandArgs<byte[], byte[]> unused = args();
 		int unusedCount = 0;
-		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			byte[] bucketKey = locations.get(positions[0]).bucket();

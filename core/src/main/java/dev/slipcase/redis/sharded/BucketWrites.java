@@ -194,7 +194,7 @@ final class BucketWrites {
 		if (!anyHashed) {
 			return checked;
 		}
-		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			Location first = locations.get(positions[0]);
@@ -257,7 +257,7 @@ final class BucketWrites {
 	/** One {@code SET} script call per bucket, in a pipeline not sent yet. */
 	private ScriptWrites scriptWrites(List<Location> locations, List<byte[]> values, List<Place> places, boolean nx,
 			TtlMode ttlMode, long ttlMillis, byte @Nullable [] plainKeyGuard) {
-		KeyGroups buckets = KeyGroups.by(locations, Location::bucketName);
+		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<List<Object>>> replies = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {

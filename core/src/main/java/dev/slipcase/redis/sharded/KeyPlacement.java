@@ -32,6 +32,12 @@ final class KeyPlacement {
 	/** {@code <bucketPrefix>{<alias>:} */
 	private final String owned;
 
+	private final byte[] ownedBytes;
+
+	private static final byte[] NUMERIC_KIND = { 'n', ':' };
+
+	private static final byte[] HASHED_KIND = { 'h', ':' };
+
 	/**
 	 * Placement under {@code layout}, whose hashed ids go to bucket {@code fnv1a32(id)} or, keyed
 	 * with {@code secret}, {@code siphash24(id)}, modulo the bucket count.
@@ -45,6 +51,7 @@ final class KeyPlacement {
 		this.layout = layout;
 		this.maxFieldBytes = maxFieldBytes;
 		this.owned = namespace.ownedKeyPrefix();
+		this.ownedBytes = bytes(this.owned);
 		switch (layout.hash()) {
 			case ShardLayout.FNV1A_32 -> {
 				Assert.isNull(secret, "An fnv1a32 layout has no secret");
@@ -71,23 +78,29 @@ final class KeyPlacement {
 	 */
 	Location locate(String key) {
 		int idStart = idStart(key);
-		String bucket;
-		byte[] fieldBytes;
-		int hashedIndex = -1;
 		if (this.layout.strategy() == ShardingStrategy.NUMERIC && isCanonicalDecimal(key, idStart)) {
 			// read in place: no copy of the id, and the field's digits written as bytes
 			long value = Long.parseLong(key, idStart, key.length(), 10);
-			bucket = this.owned + "n:" + (value / this.layout.bucketSize()) + "}";
-			fieldBytes = decimal(value % this.layout.bucketSize());
+			long quotient = value / this.layout.bucketSize();
+			return location(key, NUMERIC_KIND, quotient, decimal(value % this.layout.bucketSize()), -1);
 		}
-		else {
-			fieldBytes = bytes(key.substring(idStart));
-			hashedIndex = hashedBucket(fieldBytes);
-			bucket = this.owned + "h:" + hashedIndex + "}";
-		}
+		byte[] fieldBytes = bytes(key.substring(idStart));
+		int hashedIndex = hashedBucket(fieldBytes);
+		return location(key, HASHED_KIND, hashedIndex, fieldBytes, hashedIndex);
+	}
+
+	/** The location of {@code key} in bucket {@code number} of {@code kind} ({@code n:} or {@code h:}). */
+	private Location location(String key, byte[] kind, long number, byte[] field, int hashedIndex) {
+		byte[] digits = decimal(number);
+		byte[] bucket = new byte[this.ownedBytes.length + kind.length + digits.length + 1];
+		System.arraycopy(this.ownedBytes, 0, bucket, 0, this.ownedBytes.length);
+		System.arraycopy(kind, 0, bucket, this.ownedBytes.length, kind.length);
+		System.arraycopy(digits, 0, bucket, this.ownedBytes.length + kind.length, digits.length);
+		bucket[bucket.length - 1] = '}';
+		// numeric buckets by their number, hashed ones below them
+		long bucketId = (hashedIndex >= 0) ? -1L - hashedIndex : number;
 		// a field longer than the server keeps in a compact hash would flip the bucket: such ids always overflow
-		return new Location(key, bucket, bytes(bucket), fieldBytes, fieldBytes.length <= this.maxFieldBytes,
-				hashedIndex);
+		return new Location(key, bucket, bucketId, field, field.length <= this.maxFieldBytes, hashedIndex);
 	}
 
 	/**
@@ -239,9 +252,9 @@ final class KeyPlacement {
 
 		private final String key;
 
-		private final String bucketName;
-
 		private final byte[] bucket;
+
+		private final long bucketId;
 
 		private final byte[] field;
 
@@ -253,16 +266,16 @@ final class KeyPlacement {
 
 		/**
 		 * @param key the logical key
-		 * @param bucketName the bucket key as text
 		 * @param bucket the bucket key
+		 * @param bucketId what tells the bucket from the namespace's others
 		 * @param field the field within the bucket
 		 * @param fieldFits whether the field is short enough to be stored in the bucket at all
 		 * @param hashedIndex the index of a hashed bucket, -1 for a numeric one
 		 */
-		Location(String key, String bucketName, byte[] bucket, byte[] field, boolean fieldFits, int hashedIndex) {
+		Location(String key, byte[] bucket, long bucketId, byte[] field, boolean fieldFits, int hashedIndex) {
 			this.key = key;
-			this.bucketName = bucketName;
 			this.bucket = bucket;
+			this.bucketId = bucketId;
 			this.field = field;
 			this.fieldFits = fieldFits;
 			this.hashedIndex = hashedIndex;
@@ -275,7 +288,12 @@ final class KeyPlacement {
 
 		/** The bucket key as text. */
 		String bucketName() {
-			return this.bucketName;
+			return new String(this.bucket, StandardCharsets.UTF_8);
+		}
+
+		/** What tells the bucket from the namespace's other buckets: locations share a bucket when they share this. */
+		long bucketId() {
+			return this.bucketId;
 		}
 
 		/** The bucket key. */
@@ -318,7 +336,7 @@ final class KeyPlacement {
 
 		@Override
 		public String toString() {
-			return "Location[" + this.key + " -> " + this.bucketName + "]";
+			return "Location[" + this.key + " -> " + bucketName() + "]";
 		}
 
 	}

@@ -43,6 +43,23 @@ class KeyGroupsTests {
 	}
 
 	@Test
+	void numbersGroupAsTheMappedKeysDoEvenWhenTheyCollide() {
+		// 40 numbers in 20 groups: multiples of 2^32 and negatives, which share low bits
+		List<Long> numbers = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			long group = i % 20;
+			numbers.add((group % 2 == 0) ? group << 32 : -1L - group);
+		}
+		KeyGroups byNumber = KeyGroups.byNumber(numbers, (i) -> i != 7, Long::longValue);
+		KeyGroups byKey = KeyGroups.by(numbers, (i) -> i != 7, (number) -> number);
+		assertThat(byNumber.count()).isEqualTo(byKey.count()).isEqualTo(20);
+		for (int group = 0; group < byKey.count(); group++) {
+			assertThat(byNumber.positions(group)).containsExactly(byKey.positions(group));
+		}
+		assertThat(KeyGroups.byNumber(List.of(5L), (i) -> true, Long::longValue).positions(0)).containsExactly(0);
+	}
+
+	@Test
 	void allIsOneGroupOrNone() {
 		assertThat(KeyGroups.all(3).positions(0)).containsExactly(0, 1, 2);
 		assertThat(KeyGroups.all(0).count()).isZero();
