@@ -1,8 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,7 +8,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
@@ -32,15 +29,13 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
  */
-final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements RedisCommand<K, V, Void>, MultiReplyCommand {
-
-	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
+final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 
 	private final List<? extends RedisCommand<K, V, ?>> commands;
 
 	private final StatefulConnection<K, V> connection;
 
-	/** The commands of the last write, in order: the first {@link #received} have their reply. */
+	/** The commands of the last write, in order: the first {@link #received()} have their reply. */
 	private List<? extends RedisCommand<K, V, ?>> written = List.of();
 
 	/** {@code PING} went out in the commands' place: its reply is no command's. */
@@ -49,20 +44,12 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	/** A stock handler took the last write: the commands go out one by one once {@code PING} is answered. */
 	private boolean notAccepted;
 
-	private boolean accepted;
-
-	private int expected = Integer.MAX_VALUE;
-
-	private int received;
-
-	private volatile boolean done;
-
 	/**
 	 * @param commands two or more commands, none added to another batch or dispatched otherwise
 	 * @param connection the connection it is dispatched on, for its commands to go out one by one
 	 */
 	BatchCommand(List<? extends RedisCommand<K, V, ?>> commands, StatefulConnection<K, V> connection) {
-		super(unusedCodec(), null);
+		super(unusedCodec());
 		this.commands = commands;
 		this.connection = connection;
 	}
@@ -74,32 +61,19 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	}
 
 	@Override
-	public void accept() {
-		this.accepted = true;
-	}
-
-	@Override
-	public boolean hasAllReplies() {
-		return this.received >= this.expected;
-	}
-
-	@Override
 	public void encode(ByteBuf buf) {
-		this.received = 0;
-		boolean accepted = this.accepted;
-		this.accepted = false;
+		boolean accepted = takeAcceptance();
 		this.notAccepted = !accepted;
 		List<? extends RedisCommand<K, V, ?>> undone = accepted ? undone() : List.of();
 		if (undone.isEmpty()) {
 			this.pinged = true;
 			this.written = List.of();
-			buf.writeBytes(PING);
-			this.expected = 1;
+			writePing(buf);
 			return;
 		}
 		this.pinged = false;
 		this.written = undone;
-		this.expected = undone.size();
+		expect(undone.size());
 		for (RedisCommand<K, V, ?> command : undone) {
 			command.encode(buf);
 		}
@@ -126,11 +100,7 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
 	@Override
 	public void complete() {
-		if (this.done) {
-			return;
-		}
-		this.done = true;
-		if (this.notAccepted) {
+		if (markDone() && this.notAccepted) {
 			OrderedDispatcher.dispatchSeparately(this.connection, undone());
 		}
 	}
@@ -144,12 +114,11 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	 */
 	@Override
 	public boolean completeExceptionally(Throwable failure) {
-		if (this.done) {
+		if (!markDone()) {
 			return false;
 		}
-		this.done = true;
-		if (failure instanceof IOException && !this.pinged && this.received < this.written.size()) {
-			this.written.get(this.received).completeExceptionally(failure);
+		if (failure instanceof IOException && !this.pinged && received() < this.written.size()) {
+			this.written.get(received()).completeExceptionally(failure);
 			List<? extends RedisCommand<K, V, ?>> undone = undone();
 			if (!undone.isEmpty()) {
 				OrderedDispatcher.dispatchSeparately(this.connection, undone);
@@ -166,10 +135,9 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 
 	@Override
 	public void cancel() {
-		if (this.done) {
+		if (!markDone()) {
 			return;
 		}
-		this.done = true;
 		for (RedisCommand<K, V, ?> command : this.commands) {
 			if (!command.isDone()) {
 				command.cancel();
@@ -178,41 +146,8 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	}
 
 	@Override
-	public CommandOutput<K, V, Void> getOutput() {
-		return this;
-	}
-
-	@Override
-	public @Nullable CommandArgs<K, V> getArgs() {
-		return null;
-	}
-
-	@Override
 	public ProtocolKeyword getType() {
 		return BlockKeyword.BATCH;
-	}
-
-	@Override
-	public boolean isCancelled() {
-		return false;
-	}
-
-	@Override
-	public boolean isDone() {
-		return this.done;
-	}
-
-	@Override
-	public void setOutput(CommandOutput<K, V, Void> output) {
-		throw new UnsupportedOperationException("A batch reads its replies itself");
-	}
-
-	// ---- CommandOutput: each reply to its command's output
-
-	/** The output of the command whose reply is being read, {@code null} for the reply to {@code PING}. */
-	private @Nullable CommandOutput<K, V, ?> current() {
-		return (!this.pinged && this.received < this.written.size()) ? this.written.get(this.received).getOutput()
-				: null;
 	}
 
 	@Override
@@ -220,206 +155,24 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 		return null;
 	}
 
+	/** The output of the command whose reply is being read, {@code null} for the reply to {@code PING}. */
 	@Override
-	public void set(@Nullable ByteBuffer bytes) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.set(bytes);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
+	@Nullable CommandOutput<K, V, ?> replyOutput() {
+		return (!this.pinged && received() < this.written.size()) ? this.written.get(received()).getOutput() : null;
 	}
 
+	/** Completes the command the reply answers, as Lettuce completes one. */
 	@Override
-	public void setSingle(@Nullable ByteBuffer bytes) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.setSingle(bytes);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void setBigNumber(@Nullable ByteBuffer bytes) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.setBigNumber(bytes);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void set(long integer) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.set(integer);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void set(double number) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.set(number);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void set(boolean value) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.set(value);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	/** An error reply: its command's. */
-	@Override
-	public void setError(@Nullable ByteBuffer error) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.setError(error);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	/**
-	 * Not an error reply: Lettuce's word for why it gives the command up (a reset, a closed
-	 * connection), which is no reply to any of the commands; the failure or cancellation that follows
-	 * says it.
-	 */
-	@Override
-	public void setError(@Nullable String error) {
-	}
-
-	@Override
-	public boolean hasError() {
-		return false;
-	}
-
-	@Override
-	public @Nullable String getError() {
-		return null;
-	}
-
-	@Override
-	public void multi(int count) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.multi(count);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void multiArray(int count) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.multiArray(count);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void multiPush(int count) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.multiPush(count);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void multiMap(int count) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.multiMap(count);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	@Override
-	public void multiSet(int count) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.multiSet(count);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-	}
-
-	/** The end of a reply or of a part of one; at depth 0 the reply's command completes, as Lettuce completes one. */
-	@Override
-	public void complete(int depth) {
-		CommandOutput<K, V, ?> output = current();
-		if (output != null) {
-			try {
-				output.complete(depth);
-			}
-			catch (RuntimeException ex) {
-				failAnswered(ex);
-			}
-		}
-		if (depth != 0) {
+	void replyRead() {
+		if (this.pinged || received() >= this.written.size()) {
 			return;
 		}
-		RedisCommand<K, V, ?> answered = (output != null) ? this.written.get(this.received) : null;
-		this.received++;
-		if (answered != null) {
-			try {
-				answered.complete();
-			}
-			catch (RuntimeException ex) {
-				answered.completeExceptionally(ex);
-			}
+		RedisCommand<K, V, ?> answered = this.written.get(received());
+		try {
+			answered.complete();
+		}
+		catch (RuntimeException ex) {
+			answered.completeExceptionally(ex);
 		}
 	}
 
@@ -427,8 +180,9 @@ final class BatchCommand<K, V> extends CommandOutput<K, V, Void> implements Redi
 	 * Fails the command whose reply is being read with what its output threw, as Lettuce fails a
 	 * command of its own: the rest of the reply is still read, and the other commands go on.
 	 */
-	private void failAnswered(RuntimeException failure) {
-		this.written.get(this.received).completeExceptionally(failure);
+	@Override
+	void outputFailed(RuntimeException failure) {
+		this.written.get(received()).completeExceptionally(failure);
 	}
 
 	@Override

@@ -13,9 +13,7 @@ import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
-import io.lettuce.core.protocol.RedisCommand;
 import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
@@ -33,14 +31,11 @@ import org.jspecify.annotations.Nullable;
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
  */
-final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
-		implements RedisCommand<K, V, TransactionResult>, MultiReplyCommand {
+final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult> {
 
 	private static final byte[] MULTI = "*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private static final byte[] EXEC = "*1\r\n$4\r\nEXEC\r\n".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] PING = "*1\r\n$4\r\nPING\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	/** Not encoded yet. */
 	private static final int NEW = 0;
@@ -51,7 +46,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	/** A stock handler took it: PING went out, the block is to be sent as separate commands. */
 	private static final int NOT_ACCEPTED = 2;
 
-	/** Given up before it was written: PING went out. */
+	/** Given up (or failed) before it was written: PING went out. */
 	private static final int ABANDONED = 3;
 
 	/** Written again after a reconnect: PING went out, the block's outcome is unknown. */
@@ -72,19 +67,11 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 
 	private int mode = NEW;
 
-	private boolean accepted;
-
-	private int expected = Integer.MAX_VALUE;
-
-	private int received;
-
 	private @Nullable String multiError;
-
-	private volatile boolean done;
 
 	BlockCommand(RedisCodec<K, V> codec, TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
 			CompletableFuture<TransactionResult> result, StatefulRedisConnection<K, V> connection) {
-		super(codec, null);
+		super(codec);
 		this.decision = decision;
 		this.commands = commands;
 		this.written = commands;
@@ -94,28 +81,8 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	}
 
 	@Override
-	public void accept() {
-		this.accepted = true;
-	}
-
-	@Override
-	public boolean hasAllReplies() {
-		return this.received >= this.expected;
-	}
-
-	// ---- RedisCommand
-
-	@Override
-	public CommandOutput<K, V, TransactionResult> getOutput() {
-		return this;
-	}
-
-	@Override
 	public void encode(ByteBuf buf) {
-		this.received = 0;
-		// a write through a stock handler (another channel's, say) may not carry the block
-		boolean accepted = this.accepted;
-		this.accepted = false;
+		boolean accepted = takeAcceptance();
 		if (this.mode != NEW) {
 			// a replay: the block was written before (or PING was): never again
 			if (this.mode == BLOCK) {
@@ -124,7 +91,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 			writePing(buf);
 			return;
 		}
-		if (this.done) {
+		if (isDone()) {
 			// failed before it was written
 			this.mode = ABANDONED;
 			writePing(buf);
@@ -161,12 +128,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 			this.written = some;
 		}
 		buf.writeBytes(EXEC);
-		this.expected = this.written.size() + 2;
-	}
-
-	private void writePing(ByteBuf buf) {
-		buf.writeBytes(PING);
-		this.expected = 1;
+		expect(this.written.size() + 2);
 	}
 
 	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
@@ -174,8 +136,7 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	public void complete() {
 		switch (this.mode) {
 			case NOT_ACCEPTED -> {
-				if (!this.done) {
-					this.done = true;
+				if (markDone()) {
 					TransactionLane.sendSeparately(this.connection, this.codec, this.decision, this.commands, this.result);
 				}
 			}
@@ -189,10 +150,9 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	}
 
 	private void finish() {
-		if (this.done) {
+		if (!markDone()) {
 			return;
 		}
-		this.done = true;
 		String execError = this.exec.getError();
 		Throwable failure = TransactionLane.blockFailure(this.multiError, this.exec,
 				(execError != null) ? new RedisCommandExecutionException(execError) : null);
@@ -206,17 +166,16 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	}
 
 	private void fail(Throwable failure) {
-		if (this.done) {
+		if (!markDone()) {
 			return;
 		}
-		this.done = true;
 		TransactionLane.failRemaining(this.commands, failure);
 		this.result.completeExceptionally(failure);
 	}
 
 	@Override
 	public boolean completeExceptionally(Throwable throwable) {
-		if (this.done) {
+		if (isDone()) {
 			return false;
 		}
 		Throwable failure = throwable;
@@ -235,46 +194,8 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 	}
 
 	@Override
-	public @Nullable CommandArgs<K, V> getArgs() {
-		return null;
-	}
-
-	@Override
 	public ProtocolKeyword getType() {
 		return BlockKeyword.BLOCK;
-	}
-
-	@Override
-	public boolean isCancelled() {
-		return false;
-	}
-
-	@Override
-	public boolean isDone() {
-		return this.done;
-	}
-
-	@Override
-	public void setOutput(CommandOutput<K, V, TransactionResult> output) {
-		throw new UnsupportedOperationException("A block reads its replies itself");
-	}
-
-	// ---- CommandOutput: routes the replies
-
-	/** Where the reply being read goes: -1 MULTI (or PING), 0..n-1 a command's queueing, n EXEC. */
-	private int phase() {
-		if (this.mode != BLOCK) {
-			return -2; // PING: swallowed
-		}
-		return this.received - 1;
-	}
-
-	private @Nullable CommandOutput<K, V, ?> queueing(int phase) {
-		return (phase >= 0 && phase < this.written.size()) ? this.written.get(phase).getOutput() : null;
-	}
-
-	private boolean execPhase(int phase) {
-		return phase >= 0 && phase == this.written.size();
 	}
 
 	@Override
@@ -282,151 +203,43 @@ final class BlockCommand<K, V> extends CommandOutput<K, V, TransactionResult>
 		return this.exec.get();
 	}
 
+	/** Where the reply being read goes: -1 MULTI (or PING), 0..n-1 a command's queueing, n EXEC. */
+	private int phase() {
+		return (this.mode == BLOCK) ? received() - 1 : -2;
+	}
+
+	/** MULTI's reply (an error kept, anything else dropped), a command's queueing, or EXEC's reply. */
 	@Override
-	public void set(@Nullable ByteBuffer bytes) {
+	@Nullable CommandOutput<K, V, ?> replyOutput() {
 		int phase = phase();
-		if (execPhase(phase)) {
-			this.exec.set(bytes);
+		if (phase == this.written.size()) {
+			return this.exec;
 		}
-		else {
-			CommandOutput<K, V, ?> queued = queueing(phase);
-			if (queued != null) {
-				queued.set(bytes);
-			}
-		}
-	}
-
-	@Override
-	public void setSingle(@Nullable ByteBuffer bytes) {
-		int phase = phase();
-		if (execPhase(phase)) {
-			this.exec.setSingle(bytes);
-		}
-		// a status before EXEC: MULTI's OK (QUEUED is swallowed by Lettuce)
-	}
-
-	@Override
-	public void setBigNumber(@Nullable ByteBuffer bytes) {
-		if (execPhase(phase())) {
-			this.exec.setBigNumber(bytes);
-		}
-	}
-
-	@Override
-	public void set(long integer) {
-		if (execPhase(phase())) {
-			this.exec.set(integer);
-		}
-	}
-
-	@Override
-	public void set(double number) {
-		if (execPhase(phase())) {
-			this.exec.set(number);
-		}
-	}
-
-	@Override
-	public void set(boolean value) {
-		if (execPhase(phase())) {
-			this.exec.set(value);
-		}
+		return (phase >= 0 && phase < this.written.size()) ? this.written.get(phase).getOutput() : null;
 	}
 
 	@Override
 	public void setError(@Nullable ByteBuffer error) {
-		route((error != null) ? StandardCharsets.UTF_8.decode(error).toString() : null);
+		if (phase() == -1) {
+			this.multiError = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
+			return;
+		}
+		super.setError(error);
 	}
 
-	/**
-	 * Not an error reply: Lettuce's word for why it gives the command up (a reset, a closed
-	 * connection), which is no reply to any command of the block; the failure it completes the block
-	 * with says it.
-	 */
+	/** A command's queueing read: its first of two replies, as Lettuce completes a command answered {@code QUEUED}. */
 	@Override
-	public void setError(@Nullable String error) {
-	}
-
-	/** Hands an error reply to what it answers. */
-	private void route(@Nullable String error) {
+	void replyRead() {
 		int phase = phase();
-		if (phase == -1) {
-			this.multiError = error;
-		}
-		else if (execPhase(phase)) {
-			this.exec.setError(error);
-		}
-		else {
-			CommandOutput<K, V, ?> queued = queueing(phase);
-			if (queued != null) {
-				queued.setError(error);
-			}
+		if (phase >= 0 && phase < this.written.size()) {
+			this.written.get(phase).complete();
 		}
 	}
 
+	/** What an output threw leaves the block's outcome unknown to it. */
 	@Override
-	public boolean hasError() {
-		return false;
-	}
-
-	@Override
-	public @Nullable String getError() {
-		return null;
-	}
-
-	@Override
-	public void multi(int count) {
-		if (execPhase(phase())) {
-			this.exec.multi(count);
-		}
-	}
-
-	@Override
-	public void multiArray(int count) {
-		if (execPhase(phase())) {
-			this.exec.multiArray(count);
-		}
-	}
-
-	@Override
-	public void multiPush(int count) {
-		if (execPhase(phase())) {
-			this.exec.multiPush(count);
-		}
-	}
-
-	@Override
-	public void multiMap(int count) {
-		if (execPhase(phase())) {
-			this.exec.multiMap(count);
-		}
-	}
-
-	@Override
-	public void multiSet(int count) {
-		if (execPhase(phase())) {
-			this.exec.multiSet(count);
-		}
-	}
-
-	/** The end of a reply or of a part of one; at depth 0 the next reply starts. */
-	@Override
-	public void complete(int depth) {
-		int phase = phase();
-		if (execPhase(phase)) {
-			this.exec.complete(depth);
-		}
-		else if (depth == 0) {
-			CommandOutput<K, V, ?> queued = queueing(phase);
-			if (queued != null) {
-				// as Lettuce does for a command answered QUEUED (or refused): its first of two replies
-				queued.complete(0);
-				this.written.get(phase).complete();
-			}
-		}
-		if (depth == 0) {
-			this.received++;
-		}
+	void outputFailed(RuntimeException failure) {
+		completeExceptionally(failure);
 	}
 
 	@Override

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
+import java.util.function.IntUnaryOperator;
 import java.util.function.ToLongFunction;
 
 import io.lettuce.core.cluster.SlotHash;
@@ -62,25 +63,14 @@ public final class KeyGroups {
 	 * {@code classifier} says of each; the others are in no group.
 	 */
 	public static <T> KeyGroups by(List<T> items, IntPredicate included, Function<? super T, ?> classifier) {
-		int size = items.size();
-		if (size == 1 && included.test(0)) {
+		if (items.size() == 1 && included.test(0)) {
 			return ONE;
 		}
 		Map<Object, Integer> ids = new HashMap<>();
-		int[] groupOf = new int[size];
-		int[] counts = new int[size];
-		int groups = 0;
-		for (int i = 0; i < size; i++) {
-			if (!included.test(i)) {
-				groupOf[i] = -1;
-				continue;
-			}
-			Integer id = ids.putIfAbsent(classifier.apply(items.get(i)), groups);
-			int group = (id != null) ? id : groups++;
-			groupOf[i] = group;
-			counts[group]++;
-		}
-		return fromGroups(size, groupOf, counts, groups);
+		return grouped(items.size(), included, (i) -> {
+			Integer id = ids.putIfAbsent(classifier.apply(items.get(i)), ids.size());
+			return (id != null) ? id : ids.size() - 1;
+		});
 	}
 
 	/**
@@ -98,14 +88,8 @@ public final class KeyGroups {
 		int mask = capacity - 1;
 		long[] numbers = new long[capacity];
 		int[] idsPlusOne = new int[capacity];
-		int[] groupOf = new int[size];
-		int[] counts = new int[size];
-		int groups = 0;
-		for (int i = 0; i < size; i++) {
-			if (!included.test(i)) {
-				groupOf[i] = -1;
-				continue;
-			}
+		int[] groups = { 0 };
+		return grouped(size, included, (i) -> {
 			long number = classifier.applyAsLong(items.get(i));
 			int slot = Long.hashCode(number * 0x9E3779B97F4A7C15L) & mask;
 			while (idsPlusOne[slot] != 0 && numbers[slot] != number) {
@@ -113,13 +97,31 @@ public final class KeyGroups {
 			}
 			if (idsPlusOne[slot] == 0) {
 				numbers[slot] = number;
-				idsPlusOne[slot] = ++groups;
+				idsPlusOne[slot] = ++groups[0];
 			}
-			int group = idsPlusOne[slot] - 1;
-			groupOf[i] = group;
+			return idsPlusOne[slot] - 1;
+		});
+	}
+
+	/**
+	 * {@code size} positions, those {@code included} accepts in the group {@code groupOf} gives each:
+	 * the ids of groups in the order of their first position, from 0.
+	 */
+	private static KeyGroups grouped(int size, IntPredicate included, IntUnaryOperator groupOf) {
+		int[] groupOfPosition = new int[size];
+		int[] counts = new int[size];
+		int groups = 0;
+		for (int i = 0; i < size; i++) {
+			if (!included.test(i)) {
+				groupOfPosition[i] = -1;
+				continue;
+			}
+			int group = groupOf.applyAsInt(i);
+			groups = Math.max(groups, group + 1);
+			groupOfPosition[i] = group;
 			counts[group]++;
 		}
-		return fromGroups(size, groupOf, counts, groups);
+		return fromGroups(size, groupOfPosition, counts, groups);
 	}
 
 	/** {@code size} positions in {@code groups} groups: position {@code i} in {@code groupOf[i]} (-1 for none). */

@@ -87,14 +87,14 @@ final class MultiReplyCommandHandler extends CommandHandler {
 	@Override
 	public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) throws Exception {
 		if (msg instanceof RedisCommand<?, ?, ?> command) {
-			MultiReplyCommand multi = multiReplyOf(command);
+			MultiReplyCommand<?, ?, ?> multi = multiReplyOf(command);
 			if (multi != null) {
 				multi.accept();
 			}
 		}
 		else if (msg instanceof Collection<?> commands) {
 			for (Object command : commands) {
-				MultiReplyCommand multi = (command instanceof RedisCommand<?, ?, ?> c) ? multiReplyOf(c) : null;
+				MultiReplyCommand<?, ?, ?> multi = (command instanceof RedisCommand<?, ?, ?> c) ? multiReplyOf(c) : null;
 				if (multi != null) {
 					multi.accept();
 				}
@@ -106,12 +106,12 @@ final class MultiReplyCommandHandler extends CommandHandler {
 	/** A multi-reply command stays at the head of the stack until its last reply. */
 	@Override
 	protected boolean canComplete(RedisCommand<?, ?, ?> command) {
-		MultiReplyCommand multi = multiReplyOf(command);
+		MultiReplyCommand<?, ?, ?> multi = multiReplyOf(command);
 		return multi == null || multi.hasAllReplies();
 	}
 
-	private static @Nullable MultiReplyCommand multiReplyOf(RedisCommand<?, ?, ?> command) {
-		if (command instanceof MultiReplyCommand multi) {
+	private static @Nullable MultiReplyCommand<?, ?, ?> multiReplyOf(RedisCommand<?, ?, ?> command) {
+		if (command instanceof MultiReplyCommand<?, ?, ?> multi) {
 			return multi;
 		}
 		if (command instanceof DecoratedCommand<?, ?, ?>) {

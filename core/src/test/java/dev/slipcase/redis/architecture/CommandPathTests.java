@@ -50,6 +50,8 @@ class CommandPathTests {
 
 	private static final String BATCH = "dev.slipcase.redis.lettuce.BatchCommand";
 
+	private static final String MULTI_REPLY = "dev.slipcase.redis.lettuce.MultiReplyCommand";
+
 	private static final String LANE = "dev.slipcase.redis.lettuce.TransactionLane";
 
 	@Test
@@ -62,9 +64,15 @@ class CommandPathTests {
 			.haveFullyQualifiedName(BLOCK)
 			.orShould()
 			.haveFullyQualifiedName(BATCH)
+			.orShould()
+			.haveFullyQualifiedName(MULTI_REPLY)
 			.check(CORE);
 		noClasses().that()
 			.doNotHaveFullyQualifiedName(COMMAND)
+			.and()
+			.doNotHaveFullyQualifiedName(BLOCK)
+			.and()
+			.doNotHaveFullyQualifiedName(BATCH)
 			.and()
 			.doNotHaveFullyQualifiedName(LANE)
 			.and()
