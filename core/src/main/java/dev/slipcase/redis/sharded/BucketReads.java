@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link BucketStore} reads raw values, without a script in the common case: a key is one
- * {@code HGET} of its field, many keys one {@code HMGET} per bucket, all written together (on a
- * cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
+ * {@code HGET} of its field, many keys one {@code HMGET} per bucket (an {@code HGET} for a bucket of
+ * one of them), all written together (on a cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
  * marker} is followed to its overflow key with a {@code GET} in a second round trip, for those
  * fields only; a key whose field name is too long for a compact hash is read from its overflow key
  * directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
@@ -64,8 +64,9 @@ final class BucketReads {
 
 	/**
 	 * The raw values of {@code locations}, in the same order, {@code null} where a key has none:
-	 * one {@code HMGET} per bucket and a {@code GET} per key whose field name is too long, written
-	 * together; then a {@code GET} per marker found, written together.
+	 * an {@code HGET} per bucket of one key and an {@code HMGET} per bucket of several, and a
+	 * {@code GET} per key whose field name is too long, written together; then a {@code GET} per
+	 * marker found, written together.
 	 */
 	CompletableFuture<List<byte @Nullable []>> readAll(CallSteps steps, List<Location> locations) {
 		if (locations.size() == 1) {
@@ -78,14 +79,21 @@ final class BucketReads {
 		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> locations.get(i).fieldFits(), Location::bucketId);
 		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
 		List<CompletableFuture<?>> all = new ArrayList<>(buckets.count());
-		List<CompletableFuture<List<byte @Nullable []>>> fields = new ArrayList<>(buckets.count());
+		// per bucket, an HGET's value (a bucket of one key: the usual case of a call over many buckets)
+		// or an HMGET's values
+		List<CompletableFuture<?>> fields = new ArrayList<>(buckets.count());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
+			byte[] bucketKey = locations.get(positions[0]).bucket();
+			if (positions.length == 1) {
+				fields.add(pipeline.submit(BinaryCommands.hget(bucketKey, locations.get(positions[0]).field())));
+				continue;
+			}
 			List<byte[]> names = new ArrayList<>(positions.length);
 			for (int position : positions) {
 				names.add(locations.get(position).field());
 			}
-			fields.add(pipeline.submit(BinaryCommands.hmget(locations.get(positions[0]).bucket(), names)));
+			fields.add(pipeline.submit(BinaryCommands.hmget(bucketKey, names)));
 		}
 		all.addAll(fields);
 		// a key whose field name is too long for a compact hash lives in its overflow key alone
@@ -104,9 +112,14 @@ final class BucketReads {
 				List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
 				for (int bucket = 0; bucket < buckets.count(); bucket++) {
 					int[] positions = buckets.positions(bucket);
-					List<byte @Nullable []> values = fields.get(bucket).join();
+					Object reply = fields.get(bucket).join();
+					if (positions.length == 1) {
+						raw.set(positions[0], (byte[]) reply);
+						continue;
+					}
+					List<?> values = (List<?>) reply;
 					for (int i = 0; i < positions.length; i++) {
-						raw.set(positions[i], values.get(i));
+						raw.set(positions[i], (byte[]) values.get(i));
 					}
 				}
 				for (int j = 0; j < overflowOnly.size(); j++) {

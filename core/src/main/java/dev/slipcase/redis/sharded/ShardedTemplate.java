@@ -232,8 +232,8 @@ public final class ShardedTemplate<V> {
 
 	/**
 	 * The values of {@code keys}, in the same order, {@code null} where a key has none: one
-	 * {@code HMGET} per bucket, written together, then one {@code GET} per field that holds the
-	 * overflow marker, written together. No script, unless a value was moving at that moment.
+	 * {@code HMGET} per bucket ({@code HGET} for a bucket of one key), written together, then one
+	 * {@code GET} per field that holds the overflow marker, written together. No script, unless a value was moving at that moment.
 	 */
 	public List<@Nullable V> multiGet(List<String> keys) {
 		Assert.notNull(keys, "keys must not be null");
