@@ -110,14 +110,11 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	 */
 	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
 			Object lock) {
-		EventExecutor current = ThreadExecutorMap.currentExecutor();
-		if (current != null && current.inEventLoop()) {
-			EventLoop loop = CommandLoops.of(connection);
-			if (loop == null || loop == current) {
-				synchronized (lock) {
-					if (hop(current, () -> dispatchNow(connection, commands, lock))) {
-						return;
-					}
+		EventExecutor loop = ownLoop(connection);
+		if (loop != null) {
+			synchronized (lock) {
+				if (hop(loop, () -> dispatchNow(connection, commands, lock))) {
+					return;
 				}
 			}
 		}
@@ -126,18 +123,28 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/** As {@link #sendTogether(StatefulConnection, List, Object)}, for one command that holds a whole block. */
 	static <K, V> void sendTogether(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command, Object lock) {
-		EventExecutor current = ThreadExecutorMap.currentExecutor();
-		if (current != null && current.inEventLoop()) {
-			EventLoop loop = CommandLoops.of(connection);
-			if (loop == null || loop == current) {
-				synchronized (lock) {
-					if (hop(current, () -> dispatchNow(connection, command, lock))) {
-						return;
-					}
+		EventExecutor loop = ownLoop(connection);
+		if (loop != null) {
+			synchronized (lock) {
+				if (hop(loop, () -> dispatchNow(connection, command, lock))) {
+					return;
 				}
 			}
 		}
 		dispatchNow(connection, command, lock);
+	}
+
+	/**
+	 * The calling thread's event loop when it is {@code connection}'s, or cannot tell the channel's,
+	 * where a block is queued behind those queued whole rather than written at once; else {@code null}.
+	 */
+	private static @Nullable EventExecutor ownLoop(StatefulConnection<?, ?> connection) {
+		EventExecutor current = ThreadExecutorMap.currentExecutor();
+		if (current == null || !current.inEventLoop()) {
+			return null;
+		}
+		EventLoop loop = CommandLoops.of(connection);
+		return (loop == null || loop == current) ? current : null;
 	}
 
 	/** Dispatches {@code command} on the calling thread holding {@code lock}. */
