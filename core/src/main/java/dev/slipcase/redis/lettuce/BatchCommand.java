@@ -1,7 +1,6 @@
 package dev.slipcase.redis.lettuce;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.api.StatefulConnection;
@@ -35,11 +34,11 @@ final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 
 	private final StatefulConnection<K, V> connection;
 
-	/** The commands of the last write, in order: the first {@link #received()} have their reply. */
+	/**
+	 * The commands of the last write, in order: the first {@link #received()} have their reply;
+	 * none when {@code PING} went out in their place, whose reply is no command's.
+	 */
 	private List<? extends RedisCommand<K, V, ?>> written = List.of();
-
-	/** {@code PING} went out in the commands' place: its reply is no command's. */
-	private boolean pinged;
 
 	/** A stock handler took the last write: the commands go out one by one once {@code PING} is answered. */
 	private boolean notAccepted;
@@ -64,44 +63,23 @@ final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 	public void encode(ByteBuf buf) {
 		boolean accepted = takeAcceptance();
 		this.notAccepted = !accepted;
-		List<? extends RedisCommand<K, V, ?>> undone = accepted ? undone() : List.of();
+		List<? extends RedisCommand<K, V, ?>> undone = accepted ? undone(this.commands) : List.of();
+		this.written = undone;
 		if (undone.isEmpty()) {
-			this.pinged = true;
-			this.written = List.of();
 			writePing(buf);
 			return;
 		}
-		this.pinged = false;
-		this.written = undone;
 		expect(undone.size());
 		for (RedisCommand<K, V, ?> command : undone) {
 			command.encode(buf);
 		}
 	}
 
-	/** The commands not done, as Lettuce leaves a done command out: {@link #commands} itself when none is. */
-	private List<? extends RedisCommand<K, V, ?>> undone() {
-		int done = 0;
-		for (RedisCommand<K, V, ?> command : this.commands) {
-			done += command.isDone() ? 1 : 0;
-		}
-		if (done == 0) {
-			return this.commands;
-		}
-		List<RedisCommand<K, V, ?>> undone = new ArrayList<>(this.commands.size() - done);
-		for (RedisCommand<K, V, ?> command : this.commands) {
-			if (!command.isDone()) {
-				undone.add(command);
-			}
-		}
-		return undone;
-	}
-
 	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
 	@Override
 	public void complete() {
 		if (markDone() && this.notAccepted) {
-			OrderedDispatcher.dispatchSeparately(this.connection, undone());
+			OrderedDispatcher.dispatchSeparately(this.connection, undone(this.commands));
 		}
 	}
 
@@ -117,9 +95,9 @@ final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 		if (!markDone()) {
 			return false;
 		}
-		if (failure instanceof IOException && !this.pinged && received() < this.written.size()) {
+		if (failure instanceof IOException && received() < this.written.size()) {
 			this.written.get(received()).completeExceptionally(failure);
-			List<? extends RedisCommand<K, V, ?>> undone = undone();
+			List<? extends RedisCommand<K, V, ?>> undone = undone(this.commands);
 			if (!undone.isEmpty()) {
 				OrderedDispatcher.dispatchSeparately(this.connection, undone);
 			}
@@ -158,13 +136,13 @@ final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 	/** The output of the command whose reply is being read, {@code null} for the reply to {@code PING}. */
 	@Override
 	@Nullable CommandOutput<K, V, ?> replyOutput() {
-		return (!this.pinged && received() < this.written.size()) ? this.written.get(received()).getOutput() : null;
+		return (received() < this.written.size()) ? this.written.get(received()).getOutput() : null;
 	}
 
 	/** Completes the command the reply answers, as Lettuce completes one. */
 	@Override
 	void replyRead() {
-		if (this.pinged || received() >= this.written.size()) {
+		if (received() >= this.written.size()) {
 			return;
 		}
 		RedisCommand<K, V, ?> answered = this.written.get(received());

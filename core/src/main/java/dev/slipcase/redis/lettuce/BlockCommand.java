@@ -3,7 +3,6 @@ package dev.slipcase.redis.lettuce;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -109,23 +108,10 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 		}
 		this.mode = BLOCK;
 		buf.writeBytes(MULTI);
-		List<SlipcaseCommand<K, V, ?>> some = null;
-		for (int i = 0; i < this.commands.size(); i++) {
-			SlipcaseCommand<K, V, ?> command = this.commands.get(i);
-			if (command.isDone()) {
-				// as Lettuce leaves out a command that is done: EXEC then answers for fewer
-				if (some == null) {
-					some = new ArrayList<>(this.commands.subList(0, i));
-				}
-				continue;
-			}
+		// a command done is left out, as Lettuce leaves one out: EXEC then answers for fewer
+		this.written = undone(this.commands);
+		for (SlipcaseCommand<K, V, ?> command : this.written) {
 			command.encode(buf); // its guard sees the block committed
-			if (some != null) {
-				some.add(command);
-			}
-		}
-		if (some != null) {
-			this.written = some;
 		}
 		buf.writeBytes(EXEC);
 		expect(this.written.size() + 2);
