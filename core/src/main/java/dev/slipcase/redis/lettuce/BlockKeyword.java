@@ -6,7 +6,7 @@ import io.lettuce.core.protocol.ProtocolKeyword;
 
 /**
  * {@code MULTI} and {@code EXEC} as a {@link TransactionLane} sends them, and the types of a block
- * and of pipelined commands sent as one command: the same bytes on the wire, under names Lettuce
+ * and of pipelined commands and of value reads sent as one command: the same bytes on the wire, under names Lettuce
  * does not take for its own transaction commands. Lettuce keeps one transaction per connection in a
  * field it fills as {@code MULTI}, the commands and {@code EXEC} are dispatched, and clears when a
  * {@code MULTI} fails; the lane's blocks keep theirs in their {@link ExecOutput} instead, so that a
@@ -20,7 +20,10 @@ enum BlockKeyword implements ProtocolKeyword {
 	BLOCK("a transaction lane's block as one command"),
 
 	/** Pipelined commands written as one ({@link BatchCommand}): its name is never written. */
-	BATCH("pipelined commands as one command");
+	BATCH("pipelined commands as one command"),
+
+	/** Reads of values written as one command ({@link ValueReads}): its name is never written. */
+	READS("value reads as one command");
 
 	private final byte[] bytes = name().getBytes(StandardCharsets.US_ASCII);
 

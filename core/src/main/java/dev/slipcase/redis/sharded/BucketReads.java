@@ -1,22 +1,23 @@
 package dev.slipcase.redis.sharded;
 
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
 
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.lettuce.ValueReads;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How a {@link BucketStore} reads raw values, without a script in the common case: a key is one
  * {@code HGET} of its field, many keys one {@code HMGET} per bucket (an {@code HGET} for a bucket of
- * one of them), all written together (on a cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
+ * one of them), all written together as one {@link ValueReads} (on a cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
  * marker} is followed to its overflow key with a {@code GET} in a second round trip, for those
  * fields only; a key whose field name is too long for a compact hash is read from its overflow key
  * directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
@@ -77,64 +78,47 @@ final class BucketReads {
 			});
 		}
 		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> locations.get(i).fieldFits(), Location::bucketId);
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		List<CompletableFuture<?>> all = new ArrayList<>(buckets.count());
-		// per bucket, an HGET's value (a bucket of one key: the usual case of a call over many buckets)
-		// or an HMGET's values
-		List<CompletableFuture<?>> fields = new ArrayList<>(buckets.count());
+		int overflowOnly = 0;
+		for (Location location : locations) {
+			overflowOnly += location.fieldFits() ? 0 : 1;
+		}
+		ValueReads reads = ValueReads.of(buckets.count() + overflowOnly, locations.size());
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
 			byte[] bucketKey = locations.get(positions[0]).bucket();
 			if (positions.length == 1) {
-				fields.add(pipeline.submit(BinaryCommands.hget(bucketKey, locations.get(positions[0]).field())));
+				// a bucket of one key: the usual case of a call over many buckets
+				reads.hget(bucketKey, locations.get(positions[0]).field(), positions[0]);
 				continue;
 			}
-			List<byte[]> names = new ArrayList<>(positions.length);
-			for (int position : positions) {
-				names.add(locations.get(position).field());
+			byte[][] names = new byte[positions.length][];
+			for (int i = 0; i < positions.length; i++) {
+				names[i] = locations.get(positions[i]).field();
 			}
-			fields.add(pipeline.submit(BinaryCommands.hmget(bucketKey, names)));
+			reads.hmget(bucketKey, names, positions);
 		}
-		all.addAll(fields);
 		// a key whose field name is too long for a compact hash lives in its overflow key alone
-		List<Integer> overflowOnly = new ArrayList<>(0);
-		List<CompletableFuture<byte @Nullable []>> overflowValues = new ArrayList<>(0);
 		for (int i = 0; i < locations.size(); i++) {
 			if (!locations.get(i).fieldFits()) {
-				overflowOnly.add(i);
-				overflowValues.add(pipeline.submit(BinaryCommands.get(locations.get(i).overflow())));
+				reads.get(locations.get(i).overflow(), i);
 			}
 		}
-		all.addAll(overflowValues);
-		steps.send(pipeline, all);
-		return this.redis.all(all, () -> "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'")
-			.thenCompose((done) -> {
-				List<byte @Nullable []> raw = new ArrayList<>(Collections.nCopies(locations.size(), null));
-				for (int bucket = 0; bucket < buckets.count(); bucket++) {
-					int[] positions = buckets.positions(bucket);
-					Object reply = fields.get(bucket).join();
-					if (positions.length == 1) {
-						raw.set(positions[0], (byte[]) reply);
-						continue;
-					}
-					List<?> values = (List<?>) reply;
-					for (int i = 0; i < positions.length; i++) {
-						raw.set(positions[i], (byte[]) values.get(i));
-					}
-				}
-				for (int j = 0; j < overflowOnly.size(); j++) {
-					raw.set(overflowOnly.get(j), overflowValues.get(j).join());
-				}
-				return followMarkers(steps, locations, raw);
-			})
+		return send(steps, reads, () -> "read " + locations.size() + " keys of namespace '" + this.namespace.name() + "'")
+			.thenCompose((raw) -> followMarkers(steps, locations, raw))
 			.thenCompose((raw) -> this.namespace.readThrough() ? readPlainKeys(steps, locations, raw)
 					: CompletableFuture.completedFuture(raw));
+	}
+
+	/** Sends {@code reads} as a turn of {@code steps}; a failure is translated, saying what was being done. */
+	private CompletableFuture<List<byte @Nullable []>> send(CallSteps steps, ValueReads reads, Supplier<String> action) {
+		CompletableFuture<List<byte @Nullable []>> values = steps.send(() -> reads.send(this.redis));
+		return this.redis.all(List.of(values), action).thenApply((done) -> values.join());
 	}
 
 	/** {@code raw} with each marker replaced by its overflow key's value, and every field decoded. */
 	private CompletableFuture<List<byte @Nullable []>> followMarkers(CallSteps steps, List<Location> locations,
 			List<byte @Nullable []> raw) {
-		List<Integer> marked = new ArrayList<>();
+		List<Integer> marked = new ArrayList<>(0);
 		for (int i = 0; i < raw.size(); i++) {
 			if (!locations.get(i).fieldFits()) {
 				continue;
@@ -149,18 +133,16 @@ final class BucketReads {
 		if (marked.isEmpty()) {
 			return CompletableFuture.completedFuture(raw);
 		}
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		List<CompletableFuture<byte @Nullable []>> values = new ArrayList<>(marked.size());
-		for (int i : marked) {
-			values.add(pipeline.submit(BinaryCommands.get(locations.get(i).overflow())));
+		ValueReads reads = ValueReads.of(marked.size(), marked.size());
+		for (int j = 0; j < marked.size(); j++) {
+			reads.get(locations.get(marked.get(j)).overflow(), j);
 		}
-		steps.send(pipeline, values);
-		return this.redis.all(values, () -> "read the overflow values of " + marked.size() + " keys")
-			.thenCompose((done) -> {
+		return send(steps, reads, () -> "read the overflow values of " + marked.size() + " keys")
+			.thenCompose((values) -> {
 				List<Location> gone = new ArrayList<>();
 				List<Integer> gonePositions = new ArrayList<>();
 				for (int j = 0; j < marked.size(); j++) {
-					byte[] value = values.get(j).join();
+					byte[] value = values.get(j);
 					raw.set(marked.get(j), value);
 					if (value == null) {
 						gone.add(locations.get(marked.get(j)));
@@ -197,24 +179,21 @@ final class BucketReads {
 	/** With read-through: {@code raw} with the plain key of the same name read for every location without a value. */
 	private CompletableFuture<List<byte @Nullable []>> readPlainKeys(CallSteps steps, List<Location> locations,
 			List<byte @Nullable []> raw) {
-		List<Integer> missing = new ArrayList<>();
-		Pipeline<byte[], byte[]> pipeline = this.redis.pipeline();
-		List<CompletableFuture<byte @Nullable []>> reads = new ArrayList<>();
-		for (int i = 0; i < raw.size(); i++) {
-			if (raw.get(i) == null) {
-				missing.add(i);
-				reads.add(pipeline.submit(BinaryCommands.get(KeyPlacement.bytes(locations.get(i).key()))));
-			}
+		int missing = 0;
+		for (byte[] value : raw) {
+			missing += (value == null) ? 1 : 0;
 		}
-		if (reads.isEmpty()) {
+		if (missing == 0) {
 			return CompletableFuture.completedFuture(raw);
 		}
-		steps.send(pipeline, reads);
-		return this.redis.all(reads, () -> "read " + reads.size() + " plain keys").thenApply((done) -> {
-			List<byte @Nullable []> found = new ArrayList<>(Collections.nCopies(raw.size(), null));
-			for (int j = 0; j < missing.size(); j++) {
-				found.set(missing.get(j), reads.get(j).join());
+		ValueReads reads = ValueReads.of(missing, raw.size());
+		for (int i = 0; i < raw.size(); i++) {
+			if (raw.get(i) == null) {
+				reads.get(KeyPlacement.bytes(locations.get(i).key()), i);
 			}
+		}
+		int plainKeys = missing;
+		return send(steps, reads, () -> "read " + plainKeys + " plain keys").thenApply((found) -> {
 			fillGaps(raw, found);
 			return raw;
 		});

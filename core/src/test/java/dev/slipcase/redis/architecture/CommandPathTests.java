@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * One command path under every template: each command core sends is a {@code SlipcaseCommand}
  * (its concerns steps of it, not command classes of their own), or several of them written as one
- * (a transaction lane's {@code BlockCommand}, the dispatcher's {@code BatchCommand}); only
+ * (a transaction lane's {@code BlockCommand}, the dispatcher's {@code BatchCommand}), or value reads
+ * written as one ({@code ValueReads}, which makes itself and falls back to {@code SlipcaseCommand}s); only
  * {@code OrderedDispatcher} hands commands to a Lettuce connection, and the sharded template's
  * {@code set}, {@code get} and {@code incrBy} reach both, as {@code ValueTemplate}'s do. Read from
  * the compiled classes: the calls each operation can make, followed through every class of core
@@ -50,6 +51,8 @@ class CommandPathTests {
 
 	private static final String BATCH = "dev.slipcase.redis.lettuce.BatchCommand";
 
+	private static final String READS = "dev.slipcase.redis.lettuce.ValueReads";
+
 	private static final String MULTI_REPLY = "dev.slipcase.redis.lettuce.MultiReplyCommand";
 
 	private static final String LANE = "dev.slipcase.redis.lettuce.TransactionLane";
@@ -66,6 +69,8 @@ class CommandPathTests {
 			.haveFullyQualifiedName(BATCH)
 			.orShould()
 			.haveFullyQualifiedName(MULTI_REPLY)
+			.orShould()
+			.haveFullyQualifiedName(READS)
 			.check(CORE);
 		noClasses().that()
 			.doNotHaveFullyQualifiedName(COMMAND)
@@ -77,15 +82,23 @@ class CommandPathTests {
 			.doNotHaveFullyQualifiedName(LANE)
 			.and()
 			.doNotHaveFullyQualifiedName(DISPATCHER)
+			.and()
+			.doNotHaveFullyQualifiedName(READS)
 			.should()
 			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))))
 			.because("a command's concerns are steps of SlipcaseCommand (CommandStep), not classes of their own; "
-					+ "a lane's block and a dispatcher's batch are SlipcaseCommands written as one")
+					+ "a lane's block and a dispatcher's batch are SlipcaseCommands written as one, value reads make themselves")
 			.check(CORE);
 		noClasses().that()
 			.haveFullyQualifiedName(LANE)
 			.should()
 			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))).and(target(owner(not(name(BLOCK))))))
+			.check(CORE);
+		noClasses().that()
+			.haveFullyQualifiedName(READS)
+			.should()
+			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))).and(target(owner(not(name(READS)))))
+				.and(target(owner(not(name(MULTI_REPLY))))))
 			.check(CORE);
 		noClasses().that()
 			.haveFullyQualifiedName(DISPATCHER)

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests {@link BlockCommand} and {@link BatchCommand} in Lettuce's own pipeline (its
+ * Tests {@link BlockCommand}, {@link BatchCommand} and {@link ValueReads} in Lettuce's own pipeline (its
  * {@link CommandEncoder} and a {@link MultiReplyCommandHandler} put in place of its
  * {@link CommandHandler}), fed the bytes a server sends, including those no test server can be
  * made to send at a chosen moment: a RESP3 push between replies, a reset after some replies, a
@@ -221,6 +221,109 @@ class MultiReplyCommandTests {
 		SlipcaseCommand<String, String, String> second = get("b");
 		this.channel.writeOutbound(new BatchCommand<>(List.of(first, second), null));
 		assertThat(written()).isEqualTo("*1 $4 PING ");
+	}
+
+	@Test
+	void valueReadsStoreEachValueAtItsPositionAroundPushMessages() {
+		ValueReads reads = ValueReads.of(3, 5);
+		reads.hget(bytes("b"), bytes("f"), 0);
+		reads.hmget(bytes("h"), new byte[][] { bytes("x"), bytes("y"), bytes("z") }, new int[] { 4, 1, 3 });
+		reads.get(bytes("k"), 2);
+		this.channel.writeOutbound(reads);
+		assertThat(written())
+			.isEqualTo("*3 $4 HGET $1 b $1 f *5 $5 HMGET $1 h $1 x $1 y $1 z *2 $3 GET $1 k ");
+		receive("$2\r\nv0\r\n>2\r\n$10\r\ninvalidate\r\n_\r\n*3\r\n$2\r\nv4\r\n$-1\r\n$2\r\nv3\r\n");
+		assertThat(reads.values()).isNotDone();
+		receive("_\r\n");
+		assertThat(reads.values().join()).extracting((value) -> (value != null) ? text(value) : null)
+			.containsExactly("v0", null, null, "v3", "v4");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void valueReadsWithAnErrorReplyReadEveryReplyAndThenFail() {
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.hget(bytes("s"), bytes("f"), 0);
+		reads.get(bytes("k"), 1);
+		this.channel.writeOutbound(reads);
+		written();
+		receive("-WRONGTYPE Operation against a key holding the wrong kind of value\r\n");
+		assertThat(reads.values()).isNotDone();
+		receive("$1\r\n1\r\n");
+		assertThat(failure(reads.values())).isInstanceOf(RedisCommandExecutionException.class)
+			.hasMessageContaining("WRONGTYPE");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void valueReadsWrittenAgainWriteEveryReadAgain() {
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.get(bytes("a"), 0);
+		reads.get(bytes("b"), 1);
+		this.channel.writeOutbound(reads);
+		written();
+		receive("$1\r\n1\r\n");
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(reads);
+		assertThat(written()).isEqualTo("*2 $3 GET $1 a *2 $3 GET $1 b ");
+		receive("$1\r\n3\r\n$1\r\n2\r\n");
+		assertThat(reads.values().join()).extracting(MultiReplyCommandTests::text).containsExactly("3", "2");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void valueReadsCancelledBeforeTheyAreWrittenAreNeverWritten() {
+		ValueReads reads = ValueReads.of(1, 1);
+		reads.get(bytes("a"), 0);
+		reads.values().cancel(false);
+		this.channel.writeOutbound(reads);
+		assertThat(written()).doesNotContain("GET");
+		assertThat(reads.isDone()).isTrue();
+	}
+
+	@Test
+	void valueReadsWhoseReplyHasMoreValuesThanAskedForFailOnceEveryReplyIsRead() {
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.get(bytes("a"), 0);
+		reads.get(bytes("b"), 1);
+		this.channel.writeOutbound(reads);
+		written();
+		receive("*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
+		assertThat(reads.values()).isNotDone();
+		receive("$1\r\n3\r\n");
+		assertThat(failure(reads.values())).isInstanceOf(IllegalStateException.class);
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void valueReadsFailWithTheirConnection() {
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.get(bytes("a"), 0);
+		reads.get(bytes("b"), 1);
+		this.channel.writeOutbound(reads);
+		written();
+		receive("$1\r\n1\r\n");
+		this.channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
+		assertThat(failure(reads.values())).isInstanceOf(IOException.class);
+	}
+
+	@Test
+	void valueReadsThroughAStockHandlerWritePingAlone() throws Exception {
+		this.channel.finishAndReleaseAll();
+		this.channel = channel(false);
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.get(bytes("a"), 0);
+		reads.get(bytes("b"), 1);
+		this.channel.writeOutbound(reads);
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+	private static String text(byte[] bytes) {
+		return new String(bytes, StandardCharsets.UTF_8);
 	}
 
 	private static SlipcaseCommand<String, String, Long> increment(TransactionBlock decision) {

@@ -1,0 +1,155 @@
+package dev.slipcase.redis.lettuce;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+import dev.slipcase.redis.test.RedisExtension;
+import dev.slipcase.redis.test.RedisServer;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.event.command.CommandListener;
+import io.lettuce.core.event.command.CommandStartedEvent;
+import io.lettuce.core.resource.ClientResources;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.Parameter;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * Tests {@link ValueReads} against a real server, on a client of default resources (the reads go
+ * out as commands of their own after a {@code PING}) and on one of {@link WriteCoalescing}'s (as
+ * one command).
+ */
+@ExtendWith(RedisExtension.class)
+@ParameterizedClass(name = "[{index}] {0}")
+@EnumSource
+class ValueReadsTests {
+
+	/** The client the reads' connection comes from. */
+	enum Clients {
+
+		/** Lettuce's own resources and command handler: reads as commands of their own. */
+		DEFAULT_RESOURCES,
+
+		/** WriteCoalescing's resources, whose channels read every read's reply as one command's. */
+		SLIPCASE_RESOURCES
+
+	}
+
+	private static final List<String> dispatched = new CopyOnWriteArrayList<>();
+
+	private static RedisServer redis;
+
+	private static RedisClient defaultClient;
+
+	private static ClientResources slipcaseResources;
+
+	private static RedisClient slipcaseClient;
+
+	@Parameter
+	Clients clients;
+
+	private CommandChannel<byte[], byte[]> channel;
+
+	@BeforeAll
+	static void connect(RedisServer server) {
+		redis = server;
+		defaultClient = RedisClient.create();
+		slipcaseResources = WriteCoalescing.configure(ClientResources.builder()).build();
+		slipcaseClient = RedisClient.create(slipcaseResources);
+		CommandListener listener = new CommandListener() {
+
+			@Override
+			public void commandStarted(CommandStartedEvent event) {
+				dispatched.add(event.getCommand().getType().toString());
+			}
+
+		};
+		defaultClient.addListener(listener);
+		slipcaseClient.addListener(listener);
+	}
+
+	@AfterAll
+	static void shutdown() {
+		defaultClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		slipcaseClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+		slipcaseResources.shutdown(0, 2, TimeUnit.SECONDS);
+	}
+
+	@BeforeEach
+	void openChannel() {
+		redis.flushAll();
+		RedisClient client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
+		this.channel = new CommandChannel<>(ConnectionHolder.opening(
+				Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
+				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)), 0, Duration.ofSeconds(5));
+	}
+
+	@AfterEach
+	void closeChannel() {
+		this.channel.connections().close();
+	}
+
+	@Test
+	void eachValueIsStoredAtItsPositionAndAKeyWithoutOneIsNull() throws Exception {
+		this.channel.call(BinaryCommands.set(bytes("k"), bytes("plain"), 0), "set", "k");
+		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("a"), bytes("1")), "hset", "h");
+		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("b"), bytes("2")), "hset", "h");
+		dispatched.clear();
+		ValueReads reads = ValueReads.of(4, 6);
+		reads.hmget(bytes("h"), new byte[][] { bytes("b"), bytes("missing"), bytes("a") }, new int[] { 5, 0, 1 });
+		reads.get(bytes("k"), 3);
+		reads.hget(bytes("h"), bytes("a"), 4);
+		reads.get(bytes("absent"), 2);
+		List<byte[]> values = reads.send(this.channel).get(10, TimeUnit.SECONDS);
+		assertThat(values).extracting((value) -> (value != null) ? new String(value, StandardCharsets.UTF_8) : null)
+			.containsExactly(null, "1", null, "plain", "1", "2");
+		if (this.clients == Clients.SLIPCASE_RESOURCES) {
+			assertThat(dispatched).containsExactly(BlockKeyword.READS.toString());
+		}
+		else {
+			assertThat(dispatched).containsExactly(BlockKeyword.READS.toString(), "HMGET", "GET", "HGET", "GET");
+		}
+	}
+
+	@Test
+	void aReadOfAKeyOfTheWrongTypeFailsTheWholeReadWithRedissWords() {
+		this.channel.call(BinaryCommands.set(bytes("k"), bytes("plain"), 0), "set", "k");
+		ValueReads reads = ValueReads.of(2, 2);
+		reads.get(bytes("k"), 0);
+		reads.hget(bytes("k"), bytes("f"), 1);
+		CompletableFuture<List<byte[]>> values = reads.send(this.channel);
+		assertThatExceptionOfType(Exception.class).isThrownBy(() -> values.get(10, TimeUnit.SECONDS))
+			.havingRootCause()
+			.isInstanceOf(RedisCommandExecutionException.class)
+			.withMessageContaining("WRONGTYPE");
+		assertThat(this.channel.call(BinaryCommands.get(bytes("k")), "get", "k")).asString(StandardCharsets.UTF_8)
+			.isEqualTo("plain");
+	}
+
+	@Test
+	void noReadsAnswerAtOnceWithoutACommand() throws Exception {
+		dispatched.clear();
+		assertThat(ValueReads.of(0, 2).send(this.channel).get(1, TimeUnit.SECONDS)).containsExactly(null, null);
+		assertThat(dispatched).isEmpty();
+	}
+
+	private static byte[] bytes(String text) {
+		return text.getBytes(StandardCharsets.UTF_8);
+	}
+
+}
