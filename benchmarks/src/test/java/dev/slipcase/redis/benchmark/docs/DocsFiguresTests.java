@@ -23,7 +23,7 @@ class DocsFiguresTests {
 
 	@ParameterizedTest
 	@ValueSource(strings = { "docs/zero-copy.md", "docs/serializers.md", "docs/multiplexing.md", "docs/reactive.md",
-			"docs/near-cache.md" })
+			"docs/near-cache.md", "docs/sharded.md" })
 	void tableFiguresAreTheReports(String page) {
 		String report = Docs.read(Docs.root().resolve("docs/benchmarks/README.md"));
 		List<String> quoted = new ArrayList<>();
