@@ -19,9 +19,10 @@ import org.jspecify.annotations.Nullable;
  * output: {@link #encode} writes every read, and each value of their replies is stored at the
  * position the read was given in one array of values, so that a call reading many keys pays per key
  * for the wire and the value, not for a command, its arguments, its output and its future.
- * {@link #send} dispatches it on a standalone connection; where no {@link MultiReplyCommandHandler}
- * takes it (it writes {@code PING} instead), and on a cluster, whose nodes each hold their own keys,
- * the reads go out as commands of their own. Reads change nothing, so after a reconnect it writes
+ * {@link #send} dispatches it on a standalone connection whose channel has a
+ * {@link MultiReplyCommandHandler}; elsewhere (and on a cluster, whose nodes each hold their own
+ * keys) the reads go out as commands of their own, as they do after a {@code PING} when a stock
+ * handler takes it (sent while the connection opened, say). Reads change nothing, so after a reconnect it writes
  * them all again, as Lettuce writes a read again. An error reply or a connection failure fails the
  * whole read. Filled by one thread before it is sent; then encoded, read and completed on the
  * connection's event loop. Holds no buffer: the keys and fields are the caller's arrays, not
@@ -131,7 +132,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			markDone();
 			this.result.complete(this.valueList);
 		}
-		else if (channel.isCluster()) {
+		else if (channel.isCluster() || !takenTogether(channel)) {
 			markDone();
 			sendSeparately(channel);
 		}
@@ -140,6 +141,19 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			channel.connections().dispatcher(channel.database()).send(this);
 		}
 		return this.result;
+	}
+
+	/**
+	 * Whether the reads may go out as one command on {@code channel}: unless its connection is open
+	 * and its channel has no {@link MultiReplyCommandHandler}, which would cost a {@code PING} and a
+	 * round trip on every call. One sent while the connection opens learns it from its write.
+	 */
+	private static boolean takenTogether(CommandChannel<byte[], byte[]> channel) {
+		OrderedDispatcher<byte[], byte[]> dispatcher = channel.connections().dispatcher(channel.database());
+		if (!dispatcher.isDone() || dispatcher.isCompletedExceptionally()) {
+			return true;
+		}
+		return MultiReplyCommandHandler.isInstalledOn(dispatcher.join());
 	}
 
 	/** The values, in positions, once every read replied: what {@link #send} returns. */

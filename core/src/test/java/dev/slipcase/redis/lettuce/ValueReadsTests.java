@@ -122,7 +122,35 @@ class ValueReadsTests {
 			assertThat(dispatched).containsExactly(BlockKeyword.READS.toString());
 		}
 		else {
-			assertThat(dispatched).containsExactly(BlockKeyword.READS.toString(), "HMGET", "GET", "HGET", "GET");
+			assertThat(dispatched).containsExactly("HMGET", "GET", "HGET", "GET");
+		}
+	}
+
+	@Test
+	void readsSentWhileTheConnectionOpensLearnFromTheirWriteWhetherTheyGoOutTogether() throws Exception {
+		this.channel.call(BinaryCommands.set(bytes("k"), bytes("plain"), 0), "set", "k");
+		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("a"), bytes("1")), "hset", "h");
+		RedisClient client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
+		CommandChannel<byte[], byte[]> opening = new CommandChannel<>(ConnectionHolder.opening(
+				Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
+				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)), 0, Duration.ofSeconds(5));
+		try {
+			dispatched.clear();
+			ValueReads reads = ValueReads.of(2, 2);
+			reads.hget(bytes("h"), bytes("a"), 1);
+			reads.get(bytes("k"), 0);
+			List<byte[]> values = reads.send(opening).get(10, TimeUnit.SECONDS);
+			assertThat(values).extracting((value) -> new String(value, StandardCharsets.UTF_8))
+				.containsExactly("plain", "1");
+			if (this.clients == Clients.SLIPCASE_RESOURCES) {
+				assertThat(dispatched).endsWith(BlockKeyword.READS.toString());
+			}
+			else {
+				assertThat(dispatched).endsWith(BlockKeyword.READS.toString(), "HGET", "GET");
+			}
+		}
+		finally {
+			opening.connections().close();
 		}
 	}
 
