@@ -207,6 +207,14 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 		}
 	}
 
+	/**
+	 * Dispatches {@code command} to {@code connection}, open and not this dispatcher's (a cluster
+	 * node's, say), after every dispatch that happened before this one.
+	 */
+	static <K, V> void sendTo(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
+		dispatch(connection, command);
+	}
+
 	/** Dispatches {@code command} to {@code connection} after every dispatch that happened before this one. */
 	private static <K, V> void dispatch(StatefulConnection<K, V> connection, RedisCommand<K, V, ?> command) {
 		EventExecutor busy = busyCurrentLoop();

@@ -7,7 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
+import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.Partitions;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.ProtocolKeyword;
@@ -19,10 +26,11 @@ import org.jspecify.annotations.Nullable;
  * output: {@link #encode} writes every read, and each value of their replies is stored at the
  * position the read was given in one array of values, so that a call reading many keys pays per key
  * for the wire and the value, not for a command, its arguments, its output and its future.
- * {@link #send} dispatches it on a standalone connection whose channel has a
- * {@link MultiReplyCommandHandler}; elsewhere (and on a cluster, whose nodes each hold their own
- * keys) the reads go out as commands of their own, as they do after a {@code PING} when a stock
- * handler takes it (sent while the connection opened, say). Reads change nothing, so after a reconnect it writes
+ * {@link #send} dispatches it on an open standalone connection whose channel has a
+ * {@link MultiReplyCommandHandler}, and on a cluster as one such command per master (the reads a
+ * node redirects with {@code MOVED} or {@code ASK} then go out again alone, for Lettuce to follow);
+ * elsewhere (while a connection opens, or to replicas) the reads go out as commands of their own,
+ * as they do after a {@code PING} should a stock handler take it. Reads change nothing, so after a reconnect it writes
  * them all again, as Lettuce writes a read again. An error reply or a connection failure fails the
  * whole read. Filled by one thread before it is sent; then encoded, read and completed on the
  * connection's event loop. Holds no buffer: the keys and fields are the caller's arrays, not
@@ -63,6 +71,9 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	/** The value of the reply being read that is stored next. */
 	private int element;
 
+	/** The reply being read is an error. */
+	private boolean errorRead;
+
 	/** The last write was {@code PING}: its reply is no read's. */
 	private boolean pinged;
 
@@ -76,14 +87,25 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	/** The separate reads, once they went out as commands of their own. */
 	private volatile @Nullable List<SlipcaseCommand<byte[], byte[], ?>> separately;
 
+	/** On a cluster, the reads of each master, each sent as one command to it. */
+	private volatile @Nullable List<ValueReads> parts;
+
+	/** The reads a cluster node redirected ({@code MOVED}, {@code ASK}), by index; {@code null} for none. */
+	private boolean @Nullable [] redirected;
+
 	private ValueReads(int reads, int values) {
+		this(reads, new byte[values][]);
+	}
+
+	/** Room for {@code reads} reads whose values go into {@code values}, which others may share. */
+	private ValueReads(int reads, byte @Nullable [][] values) {
 		super(ByteArrayCodec.INSTANCE);
 		this.keys = new byte[reads][];
 		this.fields = new Object[reads];
 		this.position = new int[reads];
 		this.positions = new int[reads][];
-		this.values = new byte[values][];
-		this.valueList = Arrays.asList(this.values);
+		this.values = values;
+		this.valueList = Arrays.asList(values);
 	}
 
 	/**
@@ -128,32 +150,123 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	 * @return the values, in positions; cancelling it keeps reads not written yet from being written
 	 */
 	public CompletableFuture<List<byte @Nullable []>> send(CommandChannel<byte[], byte[]> channel) {
+		this.channel = channel;
+		StatefulConnection<byte[], byte[]> open = openConnection(channel);
 		if (this.count == 0) {
 			markDone();
 			this.result.complete(this.valueList);
 		}
-		else if (channel.isCluster() || !takenTogether(channel)) {
+		else if (open instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 			markDone();
-			sendSeparately(channel);
+			sendByNode(channel, cluster);
+		}
+		else if (open != null && MultiReplyCommandHandler.isInstalledOn(open)) {
+			channel.connections().dispatcher(channel.database()).send(this);
 		}
 		else {
-			this.channel = channel;
-			channel.connections().dispatcher(channel.database()).send(this);
+			markDone();
+			sendSeparately(channel, null);
 		}
 		return this.result;
 	}
 
 	/**
-	 * Whether the reads may go out as one command on {@code channel}: unless its connection is open
-	 * and its channel has no {@link MultiReplyCommandHandler}, which would cost a {@code PING} and a
-	 * round trip on every call. One sent while the connection opens learns it from its write.
+	 * The open connection of {@code channel}, {@code null} while it opens (or failed to). Only on an
+	 * open connection can reads tell whether their channel takes them as one command: elsewhere the
+	 * {@code PING} a stock handler makes them write would cost a round trip, and the reads sent after
+	 * it would follow commands sent after them (a master/replica connection's channels, for one,
+	 * have no {@link MultiReplyCommandHandler}).
 	 */
-	private static boolean takenTogether(CommandChannel<byte[], byte[]> channel) {
+	private static @Nullable StatefulConnection<byte[], byte[]> openConnection(CommandChannel<byte[], byte[]> channel) {
 		OrderedDispatcher<byte[], byte[]> dispatcher = channel.connections().dispatcher(channel.database());
-		if (!dispatcher.isDone() || dispatcher.isCompletedExceptionally()) {
-			return true;
+		return (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()) ? dispatcher.join() : null;
+	}
+
+	/**
+	 * Sends the reads of each master as one command on that master's connection, the one Lettuce
+	 * writes the master's slots to, when every such connection is open with a
+	 * {@link MultiReplyCommandHandler} and reads go to masters; else as commands of their own.
+	 */
+	private void sendByNode(CommandChannel<byte[], byte[]> channel, StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+		ReadFrom readFrom = cluster.getReadFrom();
+		if (readFrom != null && readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER) {
+			sendSeparately(channel, null);
+			return;
 		}
-		return MultiReplyCommandHandler.isInstalledOn(dispatcher.join());
+		Partitions partitions = cluster.getPartitions();
+		List<RedisClusterNode> masters = new ArrayList<>(4);
+		List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>(4);
+		int[] nodeOf = new int[this.count];
+		int[] readsOf = new int[this.count];
+		for (int read = 0; read < this.count; read++) {
+			RedisClusterNode master = partitions.getMasterBySlot(SlotHash.getSlot(this.keys[read]));
+			int node = (master != null) ? indexOf(masters, master) : -1;
+			if (node < 0 && master != null) {
+				StatefulRedisConnection<byte[], byte[]> connection = openConnection(cluster, master);
+				if (connection != null) {
+					node = masters.size();
+					masters.add(master);
+					connections.add(connection);
+				}
+			}
+			if (node < 0) {
+				sendSeparately(channel, null);
+				return;
+			}
+			nodeOf[read] = node;
+			readsOf[node]++;
+		}
+		List<ValueReads> byNode = new ArrayList<>(masters.size());
+		for (int node = 0; node < masters.size(); node++) {
+			ValueReads reads = new ValueReads(readsOf[node], this.values);
+			reads.channel = channel;
+			byNode.add(reads);
+		}
+		for (int read = 0; read < this.count; read++) {
+			byNode.get(nodeOf[read]).add(this.keys[read], this.fields[read], this.position[read], this.positions[read]);
+		}
+		this.parts = byNode;
+		if (this.result.isCancelled()) {
+			return;
+		}
+		CompletableFuture<?>[] replies = new CompletableFuture<?>[byNode.size()];
+		for (int node = 0; node < byNode.size(); node++) {
+			replies[node] = byNode.get(node).result;
+			OrderedDispatcher.sendTo(connections.get(node), byNode.get(node));
+		}
+		CompletableFuture.allOf(replies).whenComplete((done, failure) -> {
+			if (failure != null) {
+				this.result.completeExceptionally(RedisFailures.unwrap(failure));
+			}
+			else {
+				this.result.complete(this.valueList);
+			}
+		});
+	}
+
+	private static int indexOf(List<RedisClusterNode> masters, RedisClusterNode master) {
+		for (int i = 0; i < masters.size(); i++) {
+			if (masters.get(i) == master) {
+				return i;
+			}
+		}
+		return -1;
+	}
+
+	/**
+	 * The connection Lettuce writes {@code master}'s slots to, when it is open with a
+	 * {@link MultiReplyCommandHandler}, else {@code null}: a connection still opening would take
+	 * these reads after commands sent after them.
+	 */
+	private static @Nullable StatefulRedisConnection<byte[], byte[]> openConnection(
+			StatefulRedisClusterConnection<byte[], byte[]> cluster, RedisClusterNode master) {
+		CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection = cluster
+			.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
+		if (!connection.isDone() || connection.isCompletedExceptionally()) {
+			return null;
+		}
+		StatefulRedisConnection<byte[], byte[]> open = connection.join();
+		return MultiReplyCommandHandler.isInstalledOn(open) ? open : null;
 	}
 
 	/** The values, in positions, once every read replied: what {@link #send} returns. */
@@ -165,6 +278,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	public void encode(ByteBuf buf) {
 		boolean accepted = takeAcceptance();
 		this.element = 0;
+		this.errorRead = false;
 		this.errorReply = null;
 		this.outputFailure = null;
 		this.pinged = isDone() || !accepted;
@@ -174,11 +288,26 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			writePing(buf);
 			return;
 		}
-		Arrays.fill(this.values, null);
+		clearOwnValues();
 		expect(this.count);
 		for (int read = 0; read < this.count; read++) {
 			writeRead(buf, read);
 		}
+	}
+
+	/** Clears the values of its reads, before they are read (again): others may share the array. */
+	private void clearOwnValues() {
+		for (int read = 0; read < this.count; read++) {
+			int[] at = this.positions[read];
+			if (at == null) {
+				this.values[this.position[read]] = null;
+				continue;
+			}
+			for (int position : at) {
+				this.values[position] = null;
+			}
+		}
+		this.redirected = null;
 	}
 
 	private void writeRead(ByteBuf buf, int read) {
@@ -238,7 +367,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 		}
 		CommandChannel<byte[], byte[]> channel = this.channel;
 		if (this.notAccepted && channel != null) {
-			sendSeparately(channel);
+			sendSeparately(channel, null);
 		}
 		else if (this.outputFailure != null) {
 			this.result.completeExceptionally(this.outputFailure);
@@ -246,16 +375,27 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 		else if (this.errorReply != null) {
 			this.result.completeExceptionally(new RedisCommandExecutionException(this.errorReply));
 		}
+		else if (this.redirected != null && channel != null) {
+			// through the cluster connection, which follows MOVED and ASK
+			sendSeparately(channel, this.redirected);
+		}
 		else {
 			this.result.complete(this.valueList);
 		}
 	}
 
-	/** Sends each read as a command of its own in one write, completing the result once all replied. */
-	private void sendSeparately(CommandChannel<byte[], byte[]> channel) {
+	/**
+	 * Sends each read as a command of its own in one write, completing the result once all replied.
+	 * @param only the reads to send, by index; {@code null} for all (a read left out has its value)
+	 */
+	private void sendSeparately(CommandChannel<byte[], byte[]> channel, boolean @Nullable [] only) {
 		Pipeline<byte[], byte[]> pipeline = channel.pipeline();
-		List<SlipcaseCommand<byte[], byte[], ?>> reads = new ArrayList<>(this.count);
+		List<@Nullable SlipcaseCommand<byte[], byte[], ?>> reads = new ArrayList<>(this.count);
 		for (int read = 0; read < this.count; read++) {
+			if (only != null && !only[read]) {
+				reads.add(null);
+				continue;
+			}
 			Object field = this.fields[read];
 			if (field == null) {
 				reads.add(pipeline.submit(BinaryCommands.get(this.keys[read])));
@@ -267,18 +407,24 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 				reads.add(pipeline.submit(BinaryCommands.hmget(this.keys[read], Arrays.asList((byte[][]) field))));
 			}
 		}
-		this.separately = reads;
+		this.separately = pipeline.commands();
 		if (this.result.isCancelled()) {
-			reads.forEach((read) -> read.cancel(false));
+			pipeline.commands().forEach((read) -> read.cancel(false));
 			return;
 		}
 		pipeline.send();
-		CommandChannel.settled(reads).thenRun(() -> completeFrom(reads));
+		CommandChannel.settled(pipeline.commands()).thenRun(() -> completeFrom(reads)).exceptionally((failure) -> {
+			this.result.completeExceptionally(RedisFailures.unwrap(failure));
+			return null;
+		});
 	}
 
-	private void completeFrom(List<SlipcaseCommand<byte[], byte[], ?>> reads) {
+	private void completeFrom(List<@Nullable SlipcaseCommand<byte[], byte[], ?>> reads) {
 		for (int read = 0; read < this.count; read++) {
 			SlipcaseCommand<byte[], byte[], ?> command = reads.get(read);
+			if (command == null) {
+				continue;
+			}
 			if (command.isCompletedExceptionally()) {
 				this.result.completeExceptionally(RedisFailures.unwrap(command.handle((value, failure) -> failure).join()));
 				return;
@@ -333,9 +479,16 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 		return this.pinged ? null : this.output;
 	}
 
+	/** An {@code HMGET} reply of fewer values than fields fails the read, as one of more does. */
 	@Override
 	void replyRead() {
+		int[] at = this.pinged ? null : this.positions[received()];
+		if (at != null && !this.errorRead && this.element != at.length) {
+			outputFailed(new IllegalStateException(
+					"HMGET replied with " + this.element + " values for " + at.length + " fields"));
+		}
 		this.element = 0;
+		this.errorRead = false;
 	}
 
 	/** What an output threw fails the whole read once every reply is read. */
@@ -384,10 +537,19 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			ValueReads.this.values[position] = value;
 		}
 
+		/** Keeps the first error reply, or marks the read redirected by a cluster node. */
 		@Override
 		public void setError(@Nullable ByteBuffer error) {
-			if (ValueReads.this.errorReply == null) {
-				ValueReads.this.errorReply = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
+			ValueReads.this.errorRead = true;
+			String words = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
+			if (words.startsWith("MOVED ") || words.startsWith("ASK ")) {
+				if (ValueReads.this.redirected == null) {
+					ValueReads.this.redirected = new boolean[ValueReads.this.count];
+				}
+				ValueReads.this.redirected[received()] = true;
+			}
+			else if (ValueReads.this.errorReply == null) {
+				ValueReads.this.errorReply = words;
 			}
 		}
 
@@ -407,6 +569,10 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			List<SlipcaseCommand<byte[], byte[], ?>> reads = ValueReads.this.separately;
 			if (reads != null) {
 				reads.forEach((read) -> read.cancel(false));
+			}
+			List<ValueReads> parts = ValueReads.this.parts;
+			if (parts != null) {
+				parts.forEach((part) -> part.result.cancel(false));
 			}
 			return cancelled;
 		}

@@ -296,6 +296,18 @@ class MultiReplyCommandTests {
 	}
 
 	@Test
+	void valueReadsWhoseHmgetReplyHasFewerValuesThanFieldsFail() {
+		ValueReads reads = ValueReads.of(2, 4);
+		reads.hmget(bytes("h"), new byte[][] { bytes("x"), bytes("y"), bytes("z") }, new int[] { 0, 1, 2 });
+		reads.get(bytes("k"), 3);
+		this.channel.writeOutbound(reads);
+		written();
+		receive("*1\r\n$1\r\n1\r\n$1\r\n2\r\n");
+		assertThat(failure(reads.values())).isInstanceOf(IllegalStateException.class).hasMessageContaining("1 values");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
 	void valueReadsFailWithTheirConnection() {
 		ValueReads reads = ValueReads.of(2, 2);
 		reads.get(bytes("a"), 0);

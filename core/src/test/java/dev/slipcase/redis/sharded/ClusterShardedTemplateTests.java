@@ -82,6 +82,24 @@ class ClusterShardedTemplateTests extends ShardedTemplateContract {
 		assertThat(template.get("oc:1")).isEqualTo("value");
 	}
 
+	@Test
+	void aMultiGetReadsTheBucketsOfEachMasterAsOneCommand() {
+		ShardedTemplate<String> template = templates().template(
+				ShardedNamespace.builder("one-read-per-node").alias("or").keyPrefix("or:").bucketSize(10).build(), STRINGS);
+		Map<String, String> values = new LinkedHashMap<>();
+		for (int i = 0; i < 300; i++) {
+			values.put("or:" + i, "v" + i);
+		}
+		template.multiSet(values);
+		List<String> keys = new ArrayList<>(values.keySet());
+		assertThat(template.multiGet(keys)).containsExactlyElementsOf(values.values()); // node connections are open
+		this.dispatched.clear();
+		assertThat(template.multiGet(keys)).containsExactlyElementsOf(values.values());
+		assertThat(this.dispatched).as("the commands the multiGet dispatched")
+			.hasSize(3)
+			.allMatch((type) -> type.startsWith("READS"));
+	}
+
 	@Override
 	ShardedTemplates templates() {
 		return this.templates;

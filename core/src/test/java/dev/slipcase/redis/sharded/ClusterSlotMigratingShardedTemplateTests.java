@@ -1,7 +1,10 @@
 package dev.slipcase.redis.sharded;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -116,6 +119,26 @@ class ClusterSlotMigratingShardedTemplateTests {
 		migration.finishLater().get(1, TimeUnit.MINUTES);
 		assertThat(this.template.get("k:2")).isEqualTo("small");
 		assertThat(this.template.get("k:1")).isEqualTo(LARGE);
+	}
+
+	@Test
+	void aMultiGetFollowsAskForABucketAlreadyOnTheNewMasterAndReadsTheOthersFromTheirNodes() throws Exception {
+		this.template.set("k:1", LARGE);
+		this.template.set("k:2", "first");
+		Map<String, String> elsewhere = new LinkedHashMap<>();
+		for (int id = 128; id < 128 * 12; id += 128) {
+			elsewhere.put("k:" + id, "v" + id); // one key in each of 11 other buckets
+		}
+		this.template.multiSet(elsewhere);
+		List<String> keys = new ArrayList<>(List.of("k:2", "k:1"));
+		keys.addAll(elsewhere.keySet());
+		List<String> expected = new ArrayList<>(List.of("first", LARGE));
+		expected.addAll(elsewhere.values());
+		assertThat(this.template.multiGet(keys)).containsExactlyElementsOf(expected); // the node connections are open
+		Migration migration = halfMigrate("k:1", true);
+		assertThat(this.template.multiGet(keys)).containsExactlyElementsOf(expected);
+		migration.finishLater().get(1, TimeUnit.MINUTES);
+		assertThat(this.template.multiGet(keys)).containsExactlyElementsOf(expected);
 	}
 
 	/**
