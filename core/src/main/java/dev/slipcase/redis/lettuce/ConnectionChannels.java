@@ -32,14 +32,20 @@ final class ConnectionChannels {
 	 * connected, or a cluster connection, whose channels are its nodes' connections').
 	 */
 	static @Nullable Channel channelOf(RedisChannelHandler<?, ?> connection) {
-		RedisChannelWriter writer = connection.getChannelWriter();
-		while (writer instanceof Delegating<?> delegating && delegating.getDelegate() instanceof RedisChannelWriter inner) {
-			writer = inner;
-		}
+		RedisChannelWriter writer = innermostWriter(connection);
 		if (CHANNEL == null || !(writer instanceof DefaultEndpoint endpoint)) {
 			return null;
 		}
 		return (Channel) CHANNEL.getVolatile(endpoint);
+	}
+
+	/** The writer under whatever writers {@code connection}'s writer delegates to (a listener's, say). */
+	static RedisChannelWriter innermostWriter(RedisChannelHandler<?, ?> connection) {
+		RedisChannelWriter writer = connection.getChannelWriter();
+		while (writer instanceof Delegating<?> delegating && delegating.getDelegate() instanceof RedisChannelWriter inner) {
+			writer = inner;
+		}
+		return writer;
 	}
 
 	private static @Nullable VarHandle channelField() {

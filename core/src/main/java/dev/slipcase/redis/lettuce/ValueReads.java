@@ -13,8 +13,6 @@ import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.Partitions;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.ProtocolKeyword;
@@ -27,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * position the read was given in one array of values, so that a call reading many keys pays per key
  * for the wire and the value, not for a command, its arguments, its output and its future.
  * {@link #send} dispatches it on an open standalone connection whose channel has a
- * {@link MultiReplyCommandHandler}, and on a cluster as one such command per master (the reads a
+ * {@link MultiReplyCommandHandler}, and on a cluster as one such command per node (the reads a
  * node redirects with {@code MOVED} or {@code ASK} then go out again alone, for Lettuce to follow);
  * elsewhere (while a connection opens, or to replicas) the reads go out as commands of their own,
  * as they do after a {@code PING} should a stock handler take it. Reads change nothing, so after a reconnect it writes
@@ -183,41 +181,23 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	}
 
 	/**
-	 * Sends the reads of each master as one command on that master's connection, the one Lettuce
-	 * writes the master's slots to, when every such connection is open with a
+	 * Sends the reads of each node as one command on the connection the cluster connection writes
+	 * their slots to ({@link ClusterSlotConnections}), when every such connection is open with a
 	 * {@link MultiReplyCommandHandler} and reads go to masters; else as commands of their own.
 	 */
 	private void sendByNode(CommandChannel<byte[], byte[]> channel, StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-		ReadFrom readFrom = cluster.getReadFrom();
-		if (readFrom != null && readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER) {
+		List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>(4);
+		int[] nodeOf = new int[this.count];
+		if (!route(cluster, connections, nodeOf)) {
 			sendSeparately(channel, null);
 			return;
 		}
-		Partitions partitions = cluster.getPartitions();
-		List<RedisClusterNode> masters = new ArrayList<>(4);
-		List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>(4);
-		int[] nodeOf = new int[this.count];
-		int[] readsOf = new int[this.count];
+		int[] readsOf = new int[connections.size()];
 		for (int read = 0; read < this.count; read++) {
-			RedisClusterNode master = partitions.getMasterBySlot(SlotHash.getSlot(this.keys[read]));
-			int node = (master != null) ? indexOf(masters, master) : -1;
-			if (node < 0 && master != null) {
-				StatefulRedisConnection<byte[], byte[]> connection = openConnection(cluster, master);
-				if (connection != null) {
-					node = masters.size();
-					masters.add(master);
-					connections.add(connection);
-				}
-			}
-			if (node < 0) {
-				sendSeparately(channel, null);
-				return;
-			}
-			nodeOf[read] = node;
-			readsOf[node]++;
+			readsOf[nodeOf[read]]++;
 		}
-		List<ValueReads> byNode = new ArrayList<>(masters.size());
-		for (int node = 0; node < masters.size(); node++) {
+		List<ValueReads> byNode = new ArrayList<>(connections.size());
+		for (int node = 0; node < connections.size(); node++) {
 			ValueReads reads = new ValueReads(readsOf[node], this.values);
 			reads.channel = channel;
 			byNode.add(reads);
@@ -244,29 +224,53 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 		});
 	}
 
-	private static int indexOf(List<RedisClusterNode> masters, RedisClusterNode master) {
-		for (int i = 0; i < masters.size(); i++) {
-			if (masters.get(i) == master) {
+	/**
+	 * Fills {@code connections} with the distinct connections the reads go to and {@code nodeOf}
+	 * with each read's, as the cluster connection would send them; {@code false} (nothing to rely
+	 * on) when reads go to replicas, when one's connection is not open with a
+	 * {@link MultiReplyCommandHandler} (it would take them after commands sent after them), or when
+	 * Lettuce cannot tell (a closed connection, a slot no master serves).
+	 */
+	private boolean route(StatefulRedisClusterConnection<byte[], byte[]> cluster,
+			List<StatefulRedisConnection<byte[], byte[]>> connections, int[] nodeOf) {
+		try {
+			ReadFrom readFrom = cluster.getReadFrom();
+			ClusterSlotConnections slots = ClusterSlotConnections.lookup(cluster);
+			if ((readFrom != null && readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER) || slots == null) {
+				return false;
+			}
+			for (int read = 0; read < this.count; read++) {
+				CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection = slots
+					.writeConnection(SlotHash.getSlot(this.keys[read]));
+				if (!connection.isDone() || connection.isCompletedExceptionally()) {
+					return false;
+				}
+				StatefulRedisConnection<byte[], byte[]> open = connection.join();
+				int node = indexOf(connections, open);
+				if (node < 0) {
+					if (!MultiReplyCommandHandler.isInstalledOn(open)) {
+						return false;
+					}
+					node = connections.size();
+					connections.add(open);
+				}
+				nodeOf[read] = node;
+			}
+			return true;
+		}
+		catch (Throwable ex) {
+			// Lettuce's words for a closed or unsettled cluster: the reads sent alone meet them too
+			return false;
+		}
+	}
+
+	private static int indexOf(List<?> items, Object item) {
+		for (int i = 0; i < items.size(); i++) {
+			if (items.get(i) == item) {
 				return i;
 			}
 		}
 		return -1;
-	}
-
-	/**
-	 * The connection Lettuce writes {@code master}'s slots to, when it is open with a
-	 * {@link MultiReplyCommandHandler}, else {@code null}: a connection still opening would take
-	 * these reads after commands sent after them.
-	 */
-	private static @Nullable StatefulRedisConnection<byte[], byte[]> openConnection(
-			StatefulRedisClusterConnection<byte[], byte[]> cluster, RedisClusterNode master) {
-		CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection = cluster
-			.getConnectionAsync(master.getUri().getHost(), master.getUri().getPort());
-		if (!connection.isDone() || connection.isCompletedExceptionally()) {
-			return null;
-		}
-		StatefulRedisConnection<byte[], byte[]> open = connection.join();
-		return MultiReplyCommandHandler.isInstalledOn(open) ? open : null;
 	}
 
 	/** The values, in positions, once every read replied: what {@link #send} returns. */
