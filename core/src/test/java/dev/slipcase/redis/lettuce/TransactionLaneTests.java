@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,13 +21,10 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.event.command.CommandListener;
-import io.lettuce.core.event.command.CommandStartedEvent;
 import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
-import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -49,21 +45,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @ExtendWith(RedisExtension.class)
 @ParameterizedClass(name = "[{index}] {0}")
-@EnumSource
+@EnumSource(RecordingClients.Kind.class)
 class TransactionLaneTests {
-
-	/** The client a lane's connections come from. */
-	enum Clients {
-
-		/** Lettuce's own resources and command handler: a block as separate commands. */
-		DEFAULT_RESOURCES,
-
-		/** WriteCoalescing's resources, whose channels read a block's replies as one command's. */
-		SLIPCASE_RESOURCES
-
-	}
-
-	private static final List<String> dispatched = new CopyOnWriteArrayList<>();
 
 	private static final byte[] KEPT = bytes("kept");
 
@@ -71,14 +54,10 @@ class TransactionLaneTests {
 
 	private static RedisServer redis;
 
-	private static RedisClient defaultClient;
-
-	private static ClientResources slipcaseResources;
-
-	private static RedisClient slipcaseClient;
+	private static RecordingClients clients;
 
 	@Parameter
-	Clients clients;
+	RecordingClients.Kind kind;
 
 	private RedisClient client;
 
@@ -87,32 +66,18 @@ class TransactionLaneTests {
 	@BeforeAll
 	static void connect(RedisServer server) {
 		redis = server;
-		defaultClient = RedisClient.create();
-		slipcaseResources = WriteCoalescing.configure(ClientResources.builder()).build();
-		slipcaseClient = RedisClient.create(slipcaseResources);
-		CommandListener listener = new CommandListener() {
-
-			@Override
-			public void commandStarted(CommandStartedEvent event) {
-				dispatched.add(event.getCommand().getType().toString());
-			}
-
-		};
-		defaultClient.addListener(listener);
-		slipcaseClient.addListener(listener);
+		clients = new RecordingClients();
 	}
 
 	@AfterAll
 	static void shutdown() {
-		defaultClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		slipcaseClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		slipcaseResources.shutdown(0, 2, TimeUnit.SECONDS);
+		clients.shutdown();
 	}
 
 	@BeforeEach
 	void openLane() {
 		redis.flushAll();
-		this.client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
+		this.client = clients.client(this.kind);
 		this.lane = new TransactionLane<>(ConnectionHolder.opening(
 				Connectors.of(this.client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
 				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)));
@@ -137,9 +102,9 @@ class TransactionLaneTests {
 	@Test
 	void aBlockIsDispatchedAsOneCommandWhereTheChannelReadsItsRepliesAsOne() throws Exception {
 		this.lane.execute(0, KEPT, List.of(increment(KEPT))).get(10, TimeUnit.SECONDS); // the lane's connection is open
-		dispatched.clear();
+		clients.dispatched().clear();
 		this.lane.execute(0, KEPT, List.of(increment(KEPT), increment(KEPT))).get(10, TimeUnit.SECONDS);
-		assertThat(dispatched).containsExactlyElementsOf((this.clients == Clients.SLIPCASE_RESOURCES)
+		assertThat(clients.dispatched()).containsExactlyElementsOf((this.kind == RecordingClients.Kind.SLIPCASE_RESOURCES)
 				? List.of(BlockKeyword.BLOCK.toString())
 				: List.of(BlockKeyword.MULTI.toString(), "HINCRBY", "HINCRBY", BlockKeyword.EXEC.toString()));
 		assertThat(redis.command("HGET", "kept", "n")).isEqualTo("3");

@@ -4,7 +4,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import dev.slipcase.redis.test.RedisExtension;
@@ -13,9 +12,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.event.command.CommandListener;
-import io.lettuce.core.event.command.CommandStartedEvent;
-import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -36,64 +32,33 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 @ExtendWith(RedisExtension.class)
 @ParameterizedClass(name = "[{index}] {0}")
-@EnumSource
+@EnumSource(RecordingClients.Kind.class)
 class ValueReadsTests {
-
-	/** The client the reads' connection comes from. */
-	enum Clients {
-
-		/** Lettuce's own resources and command handler: reads as commands of their own. */
-		DEFAULT_RESOURCES,
-
-		/** WriteCoalescing's resources, whose channels read every read's reply as one command's. */
-		SLIPCASE_RESOURCES
-
-	}
-
-	private static final List<String> dispatched = new CopyOnWriteArrayList<>();
 
 	private static RedisServer redis;
 
-	private static RedisClient defaultClient;
-
-	private static ClientResources slipcaseResources;
-
-	private static RedisClient slipcaseClient;
+	private static RecordingClients clients;
 
 	@Parameter
-	Clients clients;
+	RecordingClients.Kind kind;
 
 	private CommandChannel<byte[], byte[]> channel;
 
 	@BeforeAll
 	static void connect(RedisServer server) {
 		redis = server;
-		defaultClient = RedisClient.create();
-		slipcaseResources = WriteCoalescing.configure(ClientResources.builder()).build();
-		slipcaseClient = RedisClient.create(slipcaseResources);
-		CommandListener listener = new CommandListener() {
-
-			@Override
-			public void commandStarted(CommandStartedEvent event) {
-				dispatched.add(event.getCommand().getType().toString());
-			}
-
-		};
-		defaultClient.addListener(listener);
-		slipcaseClient.addListener(listener);
+		clients = new RecordingClients();
 	}
 
 	@AfterAll
 	static void shutdown() {
-		defaultClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		slipcaseClient.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-		slipcaseResources.shutdown(0, 2, TimeUnit.SECONDS);
+		clients.shutdown();
 	}
 
 	@BeforeEach
 	void openChannel() {
 		redis.flushAll();
-		RedisClient client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
+		RedisClient client = clients.client(this.kind);
 		this.channel = new CommandChannel<>(ConnectionHolder.opening(
 				Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
 				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)), 0, Duration.ofSeconds(5));
@@ -109,7 +74,7 @@ class ValueReadsTests {
 		this.channel.call(BinaryCommands.set(bytes("k"), bytes("plain"), 0), "set", "k");
 		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("a"), bytes("1")), "hset", "h");
 		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("b"), bytes("2")), "hset", "h");
-		dispatched.clear();
+		clients.dispatched().clear();
 		ValueReads reads = ValueReads.of(4, 6);
 		reads.hmget(bytes("h"), new byte[][] { bytes("b"), bytes("missing"), bytes("a") }, new int[] { 5, 0, 1 });
 		reads.get(bytes("k"), 3);
@@ -118,11 +83,11 @@ class ValueReadsTests {
 		List<byte[]> values = reads.send(this.channel).get(10, TimeUnit.SECONDS);
 		assertThat(values).extracting((value) -> (value != null) ? new String(value, StandardCharsets.UTF_8) : null)
 			.containsExactly(null, "1", null, "plain", "1", "2");
-		if (this.clients == Clients.SLIPCASE_RESOURCES) {
-			assertThat(dispatched).containsExactly(BlockKeyword.READS.toString());
+		if (this.kind == RecordingClients.Kind.SLIPCASE_RESOURCES) {
+			assertThat(clients.dispatched()).containsExactly(BlockKeyword.READS.toString());
 		}
 		else {
-			assertThat(dispatched).containsExactly("HMGET", "GET", "HGET", "GET");
+			assertThat(clients.dispatched()).containsExactly("HMGET", "GET", "HGET", "GET");
 		}
 	}
 
@@ -130,25 +95,25 @@ class ValueReadsTests {
 	void readsSentWhileTheConnectionOpensGoOutAsCommandsOfTheirOwn() throws Exception {
 		this.channel.call(BinaryCommands.set(bytes("k"), bytes("plain"), 0), "set", "k");
 		this.channel.call(BinaryCommands.hset(bytes("h"), bytes("a"), bytes("1")), "hset", "h");
-		RedisClient client = (this.clients == Clients.SLIPCASE_RESOURCES) ? slipcaseClient : defaultClient;
+		RedisClient client = clients.client(this.kind);
 		CommandChannel<byte[], byte[]> opening = new CommandChannel<>(ConnectionHolder.opening(
 				Connectors.of(client, RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE),
 				ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(2)), 0, Duration.ofSeconds(5));
 		try {
-			dispatched.clear();
+			clients.dispatched().clear();
 			ValueReads reads = ValueReads.of(2, 2);
 			reads.hget(bytes("h"), bytes("a"), 1);
 			reads.get(bytes("k"), 0);
 			List<byte[]> values = reads.send(opening).get(10, TimeUnit.SECONDS);
 			assertThat(values).extracting((value) -> new String(value, StandardCharsets.UTF_8))
 				.containsExactly("plain", "1");
-			assertThat(dispatched).doesNotContain(BlockKeyword.READS.toString());
-			if (this.clients == Clients.SLIPCASE_RESOURCES) {
+			assertThat(clients.dispatched()).doesNotContain(BlockKeyword.READS.toString());
+			if (this.kind == RecordingClients.Kind.SLIPCASE_RESOURCES) {
 				// the dispatcher's batch of them, once the connection is open
-				assertThat(dispatched).endsWith(BlockKeyword.BATCH.toString());
+				assertThat(clients.dispatched()).endsWith(BlockKeyword.BATCH.toString());
 			}
 			else {
-				assertThat(dispatched).endsWith("HGET", "GET");
+				assertThat(clients.dispatched()).endsWith("HGET", "GET");
 			}
 		}
 		finally {
@@ -197,9 +162,9 @@ class ValueReadsTests {
 
 	@Test
 	void noReadsAnswerAtOnceWithoutACommand() throws Exception {
-		dispatched.clear();
+		clients.dispatched().clear();
 		assertThat(ValueReads.of(0, 2).send(this.channel).get(1, TimeUnit.SECONDS)).containsExactly(null, null);
-		assertThat(dispatched).isEmpty();
+		assertThat(clients.dispatched()).isEmpty();
 	}
 
 	private static byte[] bytes(String text) {
