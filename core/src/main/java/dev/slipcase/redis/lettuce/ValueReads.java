@@ -7,11 +7,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
-import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -35,12 +33,6 @@ import org.jspecify.annotations.Nullable;
  * modified, and each value is copied out of the reply.
  */
 public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byte @Nullable []>> {
-
-	private static final byte[] GET = "$3\r\nGET\r\n".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] HGET = "$4\r\nHGET\r\n".getBytes(StandardCharsets.US_ASCII);
-
-	private static final byte[] HMGET = "$5\r\nHMGET\r\n".getBytes(StandardCharsets.US_ASCII);
 
 	private final byte[][] keys;
 
@@ -188,7 +180,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	private void sendByNode(CommandChannel<byte[], byte[]> channel, StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 		List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>(4);
 		int[] nodeOf = new int[this.count];
-		if (!route(cluster, connections, nodeOf)) {
+		if (!ClusterSlotConnections.route(cluster, this.keys, this.count, connections, nodeOf)) {
 			sendSeparately(channel, null);
 			return;
 		}
@@ -222,55 +214,6 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 				this.result.complete(this.valueList);
 			}
 		});
-	}
-
-	/**
-	 * Fills {@code connections} with the distinct connections the reads go to and {@code nodeOf}
-	 * with each read's, as the cluster connection would send them; {@code false} (nothing to rely
-	 * on) when reads go to replicas, when one's connection is not open with a
-	 * {@link MultiReplyCommandHandler} (it would take them after commands sent after them), or when
-	 * Lettuce cannot tell (a closed connection, a slot no master serves).
-	 */
-	private boolean route(StatefulRedisClusterConnection<byte[], byte[]> cluster,
-			List<StatefulRedisConnection<byte[], byte[]>> connections, int[] nodeOf) {
-		try {
-			ReadFrom readFrom = cluster.getReadFrom();
-			ClusterSlotConnections slots = ClusterSlotConnections.lookup(cluster);
-			if ((readFrom != null && readFrom != ReadFrom.UPSTREAM && readFrom != ReadFrom.MASTER) || slots == null) {
-				return false;
-			}
-			for (int read = 0; read < this.count; read++) {
-				CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connection = slots
-					.writeConnection(SlotHash.getSlot(this.keys[read]));
-				if (!connection.isDone() || connection.isCompletedExceptionally()) {
-					return false;
-				}
-				StatefulRedisConnection<byte[], byte[]> open = connection.join();
-				int node = indexOf(connections, open);
-				if (node < 0) {
-					if (!MultiReplyCommandHandler.isInstalledOn(open)) {
-						return false;
-					}
-					node = connections.size();
-					connections.add(open);
-				}
-				nodeOf[read] = node;
-			}
-			return true;
-		}
-		catch (Throwable ex) {
-			// Lettuce's words for a closed or unsettled cluster: the reads sent alone meet them too
-			return false;
-		}
-	}
-
-	private static int indexOf(List<?> items, Object item) {
-		for (int i = 0; i < items.size(); i++) {
-			if (items.get(i) == item) {
-				return i;
-			}
-		}
-		return -1;
 	}
 
 	/** The values, in positions, once every read replied: what {@link #send} returns. */
@@ -317,49 +260,13 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	private void writeRead(ByteBuf buf, int read) {
 		Object field = this.fields[read];
 		if (field == null) {
-			writeArrayHeader(buf, 2);
-			buf.writeBytes(GET);
-			writeBulk(buf, this.keys[read]);
+			RespReads.get(buf, this.keys[read]);
 		}
 		else if (field instanceof byte[] one) {
-			writeArrayHeader(buf, 3);
-			buf.writeBytes(HGET);
-			writeBulk(buf, this.keys[read]);
-			writeBulk(buf, one);
+			RespReads.hget(buf, this.keys[read], one);
 		}
 		else {
-			byte[][] many = (byte[][]) field;
-			writeArrayHeader(buf, 2 + many.length);
-			buf.writeBytes(HMGET);
-			writeBulk(buf, this.keys[read]);
-			for (byte[] name : many) {
-				writeBulk(buf, name);
-			}
-		}
-	}
-
-	private static void writeArrayHeader(ByteBuf buf, int size) {
-		buf.writeByte('*');
-		writeDecimal(buf, size);
-		buf.writeByte('\r').writeByte('\n');
-	}
-
-	private static void writeBulk(ByteBuf buf, byte[] bytes) {
-		buf.writeByte('$');
-		writeDecimal(buf, bytes.length);
-		buf.writeByte('\r').writeByte('\n');
-		buf.writeBytes(bytes);
-		buf.writeByte('\r').writeByte('\n');
-	}
-
-	/** Writes {@code value}, never negative, in ASCII digits. */
-	private static void writeDecimal(ByteBuf buf, int value) {
-		int divisor = 1;
-		while (divisor <= value / 10) {
-			divisor *= 10;
-		}
-		for (; divisor > 0; divisor /= 10) {
-			buf.writeByte('0' + (value / divisor) % 10);
+			RespReads.hmget(buf, this.keys[read], (byte[][]) field);
 		}
 	}
 

@@ -88,43 +88,49 @@ class ClusterValueReadsTests {
 	@Test
 	void readsKeepTheirOrderWithAWriteSentBeforeThemWhileAMovedSlotIsHalfRefreshed() throws Exception {
 		StatefulRedisClusterConnection<byte[], byte[]> connection = this.client.connect(ByteArrayCodec.INSTANCE);
-		CommandChannel<byte[], byte[]> channel = new CommandChannel<>(
-				ConnectionHolder.borrowing(connection, ByteArrayCodec.INSTANCE), 0, Duration.ofSeconds(5));
-		String key = "{moved}k";
-		int slot = SlotHash.getSlot(key);
-		RedisServer from = this.cluster.masterOf(slot);
-		RedisServer to = this.cluster.masters().stream().filter((n) -> n != from).findFirst().orElseThrow();
-		channel.call(BinaryCommands.set(bytes(key), bytes("v0"), 0), "set", key); // writers[slot] = from
-		// open the node connections of every master, so that sendByNode takes its path
-		for (int i = 0; i < 200; i++) {
-			channel.call(BinaryCommands.set(bytes("warm" + i), bytes("x"), 0), "set", "warm");
-			read(channel, bytes("warm" + i)).get(5, TimeUnit.SECONDS);
-		}
-		// move the slot, keys included, to 'to' on every node
-		String fromId = (String) from.command("CLUSTER", "MYID");
-		String toId = (String) to.command("CLUSTER", "MYID");
-		to.command("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", fromId);
-		from.command("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", toId);
-		assertThat(from.command("MIGRATE", to.endpoint().host(), Integer.toString(to.endpoint().port()), key, "0",
-				"5000")).isEqualTo("OK");
-		for (RedisServer node : this.cluster.nodes()) {
-			node.command("CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", toId);
-		}
-		// the first half of a topology refresh: partitions reloaded in place, writer cache not reset yet
-		Partitions fresh = ClusterPartitionParser.parse((String) to.command("CLUSTER", "NODES"));
-		connection.getPartitions().reload(fresh.getPartitions());
-		assertThat(connection.getPartitions().getMasterBySlot(slot).getUri().getPort()).isEqualTo(to.endpoint().port());
+		try {
+			CommandChannel<byte[], byte[]> channel = new CommandChannel<>(
+					ConnectionHolder.borrowing(connection, ByteArrayCodec.INSTANCE), 0, Duration.ofSeconds(5));
+			String key = "{moved}k";
+			int slot = SlotHash.getSlot(key);
+			RedisServer from = this.cluster.masterOf(slot);
+			RedisServer to = this.cluster.masters().stream().filter((n) -> n != from).findFirst().orElseThrow();
+			channel.call(BinaryCommands.set(bytes(key), bytes("v0"), 0), "set", key); // writers[slot] = from
+			// open the node connections of every master, so that sendByNode takes its path
+			for (int i = 0; i < 200; i++) {
+				channel.call(BinaryCommands.set(bytes("warm" + i), bytes("x"), 0), "set", "warm");
+				read(channel, bytes("warm" + i)).get(5, TimeUnit.SECONDS);
+			}
+			// move the slot, keys included, to 'to' on every node
+			String fromId = (String) from.command("CLUSTER", "MYID");
+			String toId = (String) to.command("CLUSTER", "MYID");
+			to.command("CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", fromId);
+			from.command("CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", toId);
+			assertThat(from.command("MIGRATE", to.endpoint().host(), Integer.toString(to.endpoint().port()), key, "0",
+					"5000")).isEqualTo("OK");
+			for (RedisServer node : this.cluster.nodes()) {
+				node.command("CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", toId);
+			}
+			// the first half of a topology refresh: partitions reloaded in place, writer cache not reset yet
+			Partitions fresh = ClusterPartitionParser.parse((String) to.command("CLUSTER", "NODES"));
+			connection.getPartitions().reload(fresh.getPartitions());
+			assertThat(connection.getPartitions().getMasterBySlot(slot).getUri().getPort())
+				.isEqualTo(to.endpoint().port());
 
-		List<String> seen = new ArrayList<>();
-		for (int i = 1; i <= 20; i++) {
-			channel.submit(BinaryCommands.set(bytes(key), bytes("v" + i), 0)); // not waited for
-			seen.add(string(read(channel, bytes(key)).get(5, TimeUnit.SECONDS).get(0)));
+			List<String> seen = new ArrayList<>();
+			for (int i = 1; i <= 20; i++) {
+				channel.submit(BinaryCommands.set(bytes(key), bytes("v" + i), 0)); // not waited for
+				seen.add(string(read(channel, bytes(key)).get(5, TimeUnit.SECONDS).get(0)));
+			}
+			List<String> written = new ArrayList<>();
+			for (int i = 1; i <= 20; i++) {
+				written.add("v" + i);
+			}
+			assertThat(seen).as("what each read found of the SET sent just before it").isEqualTo(written);
 		}
-		List<String> written = new ArrayList<>();
-		for (int i = 1; i <= 20; i++) {
-			written.add("v" + i);
+		finally {
+			connection.close();
 		}
-		assertThat(seen).as("what each read found of the SET sent just before it").isEqualTo(written);
 	}
 
 }
