@@ -35,7 +35,7 @@ final class ClusterSlotConnections {
 
 	private static final @Nullable Class<?> ASYNC_PROVIDER_TYPE = type(ASYNC_PROVIDER);
 
-	/** {@code (AsyncClusterConnectionProvider, ConnectionIntent, int) -> CompletableFuture}, the provider typed as Object. */
+	/** {@code (AsyncClusterConnectionProvider, ConnectionIntent, int) -> CompletableFuture}, provider as Object. */
 	private static final @Nullable MethodHandle CONNECTION_BY_SLOT = connectionBySlot();
 
 	/** The connection provider of one cluster connection. */

@@ -18,19 +18,14 @@ import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Reads of values ({@code GET}, {@code HGET}, {@code HMGET}) as one Lettuce command, and its own
- * output: {@link #encode} writes every read, and each value of their replies is stored at the
- * position the read was given in one array of values, so that a call reading many keys pays per key
- * for the wire and the value, not for a command, its arguments, its output and its future.
- * {@link #send} dispatches it on an open standalone connection whose channel has a
- * {@link MultiReplyCommandHandler}, and on a cluster as one such command per node (the reads a
- * node redirects with {@code MOVED} or {@code ASK} then go out again alone, for Lettuce to follow);
- * elsewhere (while a connection opens, or to replicas) the reads go out as commands of their own,
- * as they do after a {@code PING} should a stock handler take it. Reads change nothing, so after a reconnect it writes
- * them all again, as Lettuce writes a read again. An error reply or a connection failure fails the
- * whole read. Filled by one thread before it is sent; then encoded, read and completed on the
- * connection's event loop. Holds no buffer: the keys and fields are the caller's arrays, not
- * modified, and each value is copied out of the reply.
+ * Reads of values ({@code GET}, {@code HGET}, {@code HMGET}) as one Lettuce command and its own
+ * output, each value of the replies stored at its read's position in one array: a call reading many
+ * keys pays per key for the wire and the value, not for a command and its objects. It goes out as one
+ * command where the connection's channel (on a cluster, each node's) has a
+ * {@link MultiReplyCommandHandler}; elsewhere, and for reads a node redirects, the reads go out as
+ * commands of their own. Written whole again after a reconnect; an error reply or a failed
+ * connection fails the whole read. Holds no buffer: keys and fields are the caller's arrays, each
+ * value a copy out of the reply.
  */
 public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byte @Nullable []>> {
 
@@ -177,7 +172,8 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	 * their slots to ({@link ClusterSlotConnections}), when every such connection is open with a
 	 * {@link MultiReplyCommandHandler} and reads go to masters; else as commands of their own.
 	 */
-	private void sendByNode(CommandChannel<byte[], byte[]> channel, StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+	private void sendByNode(CommandChannel<byte[], byte[]> channel,
+			StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 		List<StatefulRedisConnection<byte[], byte[]>> connections = new ArrayList<>(4);
 		int[] nodeOf = new int[this.count];
 		if (!ClusterSlotConnections.route(cluster, this.keys, this.count, connections, nodeOf)) {

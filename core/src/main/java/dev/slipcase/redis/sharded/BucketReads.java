@@ -17,10 +17,10 @@ import org.jspecify.annotations.Nullable;
 /**
  * How a {@link BucketStore} reads raw values, without a script in the common case: a key is one
  * {@code HGET} of its field, many keys one {@code HMGET} per bucket (an {@code HGET} for a bucket of
- * one of them), all written together as one {@link ValueReads} (on a cluster, Lettuce sends each node its own). A field that holds the {@link FieldValues#OVERFLOW
- * marker} is followed to its overflow key with a {@code GET} in a second round trip, for those
- * fields only; a key whose field name is too long for a compact hash is read from its overflow key
- * directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
+ * one of them), all written together as one {@link ValueReads} (on a cluster, one per node). A field
+ * that holds the {@link FieldValues#OVERFLOW marker} is followed to its overflow key with a
+ * {@code GET} in a second round trip, for those fields only; a key whose field name is too long for
+ * a compact hash is read from its overflow key directly. Only when a marker's overflow key is gone (a concurrent write just moved the value
  * back into the field, or the overflow key expired) are field and overflow key read again in one
  * atomic script call. With read-through, the plain key of the same name is read where the
  * namespace has no value. Every read is asynchronous: its turns are the {@link CallSteps} given,
