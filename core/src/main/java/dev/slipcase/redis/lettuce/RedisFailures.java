@@ -59,7 +59,16 @@ public final class RedisFailures {
 			return false;
 		}
 		String message = cause.getMessage();
-		return message.startsWith("EXECABORT") || message.startsWith("MOVED ") || message.startsWith("ASK ");
+		return message.startsWith("EXECABORT") || isRedirection(message);
+	}
+
+	/**
+	 * Whether an error reply is a cluster node's redirection ({@code MOVED}, {@code ASK}): the
+	 * command was not run there, and is run where the reply points.
+	 * @param error the error reply's text
+	 */
+	static boolean isRedirection(String error) {
+		return error.startsWith("MOVED ") || error.startsWith("ASK ");
 	}
 
 	/**

@@ -252,7 +252,7 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 
 	@Override
 	public void setError(@Nullable String error) {
-		if (error != null && (error.startsWith("MOVED ") || error.startsWith("ASK "))) {
+		if (error != null && RedisFailures.isRedirection(error)) {
 			this.redirected = true;
 		}
 		if (!this.discarding) {

@@ -449,7 +449,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 		public void setError(@Nullable ByteBuffer error) {
 			ValueReads.this.errorRead = true;
 			String words = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
-			if (words.startsWith("MOVED ") || words.startsWith("ASK ")) {
+			if (RedisFailures.isRedirection(words)) {
 				if (ValueReads.this.redirected == null) {
 					ValueReads.this.redirected = new boolean[ValueReads.this.count];
 				}
