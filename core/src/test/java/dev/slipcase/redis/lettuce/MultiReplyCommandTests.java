@@ -257,9 +257,7 @@ class MultiReplyCommandTests {
 
 	@Test
 	void valueReadsWrittenAgainWriteEveryReadAgain() {
-		ValueReads reads = ValueReads.of(2, 2);
-		reads.get(bytes("a"), 0);
-		reads.get(bytes("b"), 1);
+		ValueReads reads = getsOfAAndB();
 		this.channel.writeOutbound(reads);
 		written();
 		receive("$1\r\n1\r\n");
@@ -283,9 +281,7 @@ class MultiReplyCommandTests {
 
 	@Test
 	void valueReadsWhoseReplyHasMoreValuesThanAskedForFailOnceEveryReplyIsRead() {
-		ValueReads reads = ValueReads.of(2, 2);
-		reads.get(bytes("a"), 0);
-		reads.get(bytes("b"), 1);
+		ValueReads reads = getsOfAAndB();
 		this.channel.writeOutbound(reads);
 		written();
 		receive("*2\r\n$1\r\n1\r\n$1\r\n2\r\n");
@@ -309,9 +305,7 @@ class MultiReplyCommandTests {
 
 	@Test
 	void valueReadsFailWithTheirConnection() {
-		ValueReads reads = ValueReads.of(2, 2);
-		reads.get(bytes("a"), 0);
-		reads.get(bytes("b"), 1);
+		ValueReads reads = getsOfAAndB();
 		this.channel.writeOutbound(reads);
 		written();
 		receive("$1\r\n1\r\n");
@@ -323,11 +317,17 @@ class MultiReplyCommandTests {
 	void valueReadsThroughAStockHandlerWritePingAlone() throws Exception {
 		this.channel.finishAndReleaseAll();
 		this.channel = channel(false);
+		ValueReads reads = getsOfAAndB();
+		this.channel.writeOutbound(reads);
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+	}
+
+	/** {@code GET a} into position 0 and {@code GET b} into position 1. */
+	private static ValueReads getsOfAAndB() {
 		ValueReads reads = ValueReads.of(2, 2);
 		reads.get(bytes("a"), 0);
 		reads.get(bytes("b"), 1);
-		this.channel.writeOutbound(reads);
-		assertThat(written()).isEqualTo("*1 $4 PING ");
+		return reads;
 	}
 
 	private static byte[] bytes(String text) {
