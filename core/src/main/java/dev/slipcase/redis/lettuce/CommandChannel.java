@@ -23,9 +23,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * Where the commands of a template go: one database of a {@link ConnectionHolder}, with the
- * command timeout its sync methods wait for. Sends one command at once ({@link #submit}), many in one
- * write ({@link #pipeline()}), waits for replies with {@link Await}'s contract ({@link #await},
- * {@link #call}), and scans keys, across every master of a cluster. Immutable and thread-safe.
+ * command timeout its sync methods wait for. Sends one command at once ({@link #submit}) through the
+ * database's {@link OrderedDispatcher}, many in one write ({@link #pipeline()}), waits for replies
+ * with {@link Await}'s contract ({@link #await}, {@link #call}), and scans keys, across every
+ * master of a cluster. Thread-safe; its one mutable field caches the holder's dispatcher.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -37,6 +38,9 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 	private final int database;
 
 	private final Duration timeout;
+
+	/** The dispatcher {@link #dispatcher()} last had from the holder; asked for again once unusable. */
+	private volatile @Nullable OrderedDispatcher<K, V> dispatcher;
 
 	/**
 	 * The channel to {@code database} of {@code connections}.
@@ -79,7 +83,20 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 	 */
 	@Override
 	public <T, C extends SlipcaseCommand<K, V, T>> C submit(C command) {
-		return this.connections.dispatcher(this.database).send(command);
+		return dispatcher().send(command);
+	}
+
+	/**
+	 * The dispatcher of this channel's database (see {@link ConnectionHolder#dispatcher}): the one
+	 * the holder last gave, while it {@linkplain OrderedDispatcher#isUsable() is usable}.
+	 */
+	public OrderedDispatcher<K, V> dispatcher() {
+		OrderedDispatcher<K, V> current = this.dispatcher;
+		if (current == null || !current.isUsable()) {
+			current = this.connections.dispatcher(this.database);
+			this.dispatcher = current;
+		}
+		return current;
 	}
 
 	/** A new, empty pipeline to this channel's database. */

@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.RedisCodec;
@@ -141,17 +140,17 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 			return OrderedDispatcher.failing(closedFailure());
 		}
 		OrderedDispatcher<K, V> connection = this.open.get(database);
-		if (connection != null && (!this.owned || isUsable(connection))) {
+		if (connection != null && connection.isUsable()) {
 			return connection;
 		}
 		OrderedDispatcher<K, V> opened = this.open.compute(database, (db, existing) -> {
-			if (existing != null && (!this.owned || isUsable(existing))) {
+			if (existing != null && existing.isUsable()) {
 				return existing;
 			}
 			if (existing != null && !existing.isCompletedExceptionally()) {
 				existing.join().closeAsync();
 			}
-			return new OrderedDispatcher<>(this.connector.connect(db));
+			return new OrderedDispatcher<>(this.connector.connect(db), this.owned);
 		});
 		if (this.closed) {
 			// close() ran meanwhile: it set the flag before it took the connections, and this put the
@@ -168,27 +167,6 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	}
 
 	/**
-	 * Whether a connection (or one being opened) can take commands: not failed to open, and not
-	 * disconnected for good. A connection that reconnects by itself (Lettuce's default) stays in
-	 * use while it reconnects, its commands queued and retried; one without auto-reconnect is
-	 * replaced once it lost its channel, and so is one that was closed (its client shut down, as
-	 * stopping Spring's connection factory does), which never reconnects.
-	 */
-	private static boolean isUsable(CompletableFuture<? extends StatefulConnection<?, ?>> connection) {
-		if (!connection.isDone()) {
-			return true;
-		}
-		if (connection.isCompletedExceptionally()) {
-			return false;
-		}
-		StatefulConnection<?, ?> open = connection.join();
-		if (open instanceof RedisChannelHandler<?, ?> handler && handler.isClosed()) {
-			return false;
-		}
-		return open.isOpen() || open.getOptions().isAutoReconnect();
-	}
-
-	/**
 	 * Closes every connection this holder opened, waiting up to the close timeout for them;
 	 * commands sent afterwards fail with {@code IllegalStateException}. A holder of a borrowed
 	 * connection does nothing: the connection stays its owner's to close.
@@ -200,9 +178,10 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 		}
 		this.closed = true;
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
-		this.open.values()
-			.forEach((connection) -> closing.add(connection.thenCompose(StatefulConnection::closeAsync)
-				.exceptionally((ex) -> null)));
+		this.open.values().forEach((connection) -> {
+			connection.retire();
+			closing.add(connection.thenCompose(StatefulConnection::closeAsync).exceptionally((ex) -> null));
+		});
 		this.open.clear();
 		try {
 			CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 
+import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.protocol.RedisCommand;
@@ -47,8 +48,24 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	private @Nullable Throwable failure;
 
+	/** Whether a connection that failed to open or closed for good makes this dispatcher unusable. */
+	private final boolean replaceable;
+
+	/** Set when the holder that made this dispatcher closes: it is unusable from then on. */
+	private volatile boolean retired;
+
 	/** Follows {@code opening}: completes as it does, once the commands waiting on it are dispatched. */
 	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening) {
+		this(opening, true);
+	}
+
+	/**
+	 * Follows {@code opening}, as {@link #OrderedDispatcher(CompletableFuture)} does.
+	 * @param replaceable whether {@link #isUsable()} turns {@code false} once the connection failed to
+	 * open or closed for good; {@code false} for a connection its caller owns, used as it is
+	 */
+	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening, boolean replaceable) {
+		this.replaceable = replaceable;
 		opening.whenComplete(this::settle);
 	}
 
@@ -60,6 +77,37 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	/** A dispatcher that fails every command with {@code failure}: there is no connection to send on. */
 	static <K, V> OrderedDispatcher<K, V> failing(Throwable failure) {
 		return new OrderedDispatcher<>(CompletableFuture.failedFuture(failure));
+	}
+
+	/**
+	 * Whether this dispatcher can take commands: its holder has not closed, and, for a
+	 * {@linkplain #OrderedDispatcher(CompletableFuture, boolean) replaceable} one, the connection has
+	 * not failed to open and is not disconnected for good. A connection that reconnects by itself
+	 * (Lettuce's default) stays usable while it reconnects, its commands queued and retried; one
+	 * without auto-reconnect is unusable once it lost its channel, and so is one that was closed
+	 * (its client shut down, as stopping Spring's connection factory does), which never reconnects.
+	 * Once unusable, never usable again.
+	 */
+	boolean isUsable() {
+		if (this.retired) {
+			return false;
+		}
+		if (!this.replaceable || !isDone()) {
+			return true;
+		}
+		if (isCompletedExceptionally()) {
+			return false;
+		}
+		StatefulConnection<K, V> open = join();
+		if (open instanceof RedisChannelHandler<?, ?> handler && handler.isClosed()) {
+			return false;
+		}
+		return open.isOpen() || open.getOptions().isAutoReconnect();
+	}
+
+	/** Makes this dispatcher unusable: its holder closed. */
+	void retire() {
+		this.retired = true;
 	}
 
 	/**

@@ -146,7 +146,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 			sendByNode(channel, cluster);
 		}
 		else if (open != null && MultiReplyCommandHandler.isInstalledOn(open)) {
-			channel.connections().dispatcher(channel.database()).send(this);
+			channel.dispatcher().send(this);
 		}
 		else {
 			markDone();
@@ -163,7 +163,7 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	 * have no {@link MultiReplyCommandHandler}).
 	 */
 	private static @Nullable StatefulConnection<byte[], byte[]> openConnection(CommandChannel<byte[], byte[]> channel) {
-		OrderedDispatcher<byte[], byte[]> dispatcher = channel.connections().dispatcher(channel.database());
+		OrderedDispatcher<byte[], byte[]> dispatcher = channel.dispatcher();
 		return (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()) ? dispatcher.join() : null;
 	}
 

@@ -14,12 +14,16 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.output.StatusOutput;
+import io.lettuce.core.protocol.CommandArgs;
+import io.lettuce.core.protocol.CommandType;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link ConnectionHolder} against a real server of its own, whose connected clients it
+ * Tests for {@link ConnectionHolder}, and the {@link CommandChannel} that keeps its dispatcher, against a real server of its own, whose connected clients it
  * counts.
  */
 class ConnectionHolderTests {
@@ -83,6 +87,56 @@ class ConnectionHolderTests {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 			}
 		}
+	}
+
+	@Test
+	void aChannelFailsItsCommandsOnceItsHolderClosedThoughItHadAnOpenConnection() {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			try {
+				ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening(Connectors.of(client,
+						RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE), ByteArrayCodec.INSTANCE,
+						false, 0, Duration.ofSeconds(5));
+				CommandChannel<byte[], byte[]> channel = new CommandChannel<>(holder, 0, Duration.ofSeconds(5));
+				assertThat(channel.call(ping(), "ping", null)).isEqualTo("PONG");
+				holder.close();
+				assertThatIllegalStateException().isThrownBy(() -> channel.call(ping(), "ping", null))
+					.withMessage("The template is closed");
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	@Test
+	void aChannelWhoseConnectionClosedForGoodSendsOnTheNextOneTheHolderOpens() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			try {
+				ConnectionHolder.Connector<byte[], byte[]> connector = Connectors.of(client,
+						RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE);
+				AtomicInteger opens = new AtomicInteger();
+				ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening((database) -> {
+					opens.incrementAndGet();
+					return connector.connect(database);
+				}, ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
+				CommandChannel<byte[], byte[]> channel = new CommandChannel<>(holder, 0, Duration.ofSeconds(5));
+				assertThat(channel.call(ping(), "ping", null)).isEqualTo("PONG");
+				channel.dispatcher().get(5, TimeUnit.SECONDS).close();
+				assertThat(channel.call(ping(), "ping", null)).isEqualTo("PONG");
+				assertThat(opens).hasValue(2);
+				holder.close();
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	private static SlipcaseCommand<byte[], byte[], String> ping() {
+		return SlipcaseCommand.read(CommandType.PING, new StatusOutput<>(ByteArrayCodec.INSTANCE),
+				new CommandArgs<>(ByteArrayCodec.INSTANCE));
 	}
 
 	/**
