@@ -5,11 +5,13 @@ import java.nio.ByteBuffer;
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.codec.ToByteBufEncoder;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 
 /**
- * A Lettuce codec for UTF-8 {@code String} keys and values already serialized on the caller's
- * thread ({@link EncodedValue}): encoding copies the value's bytes into Lettuce's outbound buffer
+ * A Lettuce codec for UTF-8 {@code String} keys, written with Netty's UTF-8 writer as
+ * {@link Utf8KeyFormat} writes them, and values already serialized on the caller's thread
+ * ({@link EncodedValue}): encoding copies the value's bytes into Lettuce's outbound buffer
  * and cannot fail for a serialization reason, so a value that does not serialize fails its own
  * call, never the shared connection. Key and value sizes are known exactly, so Lettuce writes
  * both straight into its outbound buffer with no temporary buffer.
@@ -40,8 +42,9 @@ public final class EncodedValueCodec implements RedisCodec<String, EncodedValue>
 
 	@Override
 	public ByteBuffer encodeKey(String key) {
-		ByteBuffer buffer = ByteBuffer.allocate(Utf8KeyFormat.INSTANCE.estimateSize(key));
-		Utf8KeyFormat.INSTANCE.encode(key, Unpooled.wrappedBuffer(buffer).clear());
+		int size = ByteBufUtil.utf8Bytes(key);
+		ByteBuffer buffer = ByteBuffer.allocate(size);
+		ByteBufUtil.reserveAndWriteUtf8(Unpooled.wrappedBuffer(buffer).clear(), key, size);
 		return buffer;
 	}
 
@@ -58,7 +61,7 @@ public final class EncodedValueCodec implements RedisCodec<String, EncodedValue>
 	 */
 	@Override
 	public void encodeKey(String key, ByteBuf target) {
-		Utf8KeyFormat.INSTANCE.encode(key, target);
+		ByteBufUtil.reserveAndWriteUtf8(target, key, ByteBufUtil.utf8Bytes(key));
 	}
 
 	/**
@@ -75,7 +78,7 @@ public final class EncodedValueCodec implements RedisCodec<String, EncodedValue>
 		if (keyOrValue instanceof EncodedValue value) {
 			return value.size();
 		}
-		return Utf8KeyFormat.INSTANCE.estimateSize((String) keyOrValue);
+		return ByteBufUtil.utf8Bytes((String) keyOrValue);
 	}
 
 	/** {@code true}: key sizes are counted exactly and values are already encoded. */
