@@ -130,21 +130,24 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	/** Sets {@code key} to {@code value}, without expiry. */
 	public CompletableFuture<Void> set(String key, V value) {
-		return set(key, value, null, null).thenApply((ok) -> null);
+		return setAcknowledged(key, value, null).thenApply((ok) -> null);
 	}
 
 	/** Sets {@code key} to {@code value}, expiring after {@code ttl}. */
 	public CompletableFuture<Void> set(String key, V value, Duration ttl) {
 		requireTtl(ttl);
-		return set(key, value, ttl, null).thenApply((ok) -> null);
+		return setAcknowledged(key, value, ttl).thenApply((ok) -> null);
 	}
 
-	/** {@code SET} for the sync form, without a dependent future: completes with {@code true}. */
-	CompletableFuture<Boolean> setAcknowledged(String key, V value, @Nullable Duration ttl) {
+	/**
+	 * {@code SET} for the sync and reactive forms, without a dependent future: completes with
+	 * Redis's {@code OK}, read by Lettuce's own status output.
+	 */
+	CompletableFuture<String> setAcknowledged(String key, V value, @Nullable Duration ttl) {
 		if (ttl != null) {
 			requireTtl(ttl);
 		}
-		return set(key, value, ttl, null);
+		return set(key, value, ttl, null, new StatusOutput<>(EncodedValueCodec.INSTANCE));
 	}
 
 	/**
@@ -156,7 +159,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ttl != null) {
 			requireTtl(ttl);
 		}
-		return set(key, value, ttl, CommandKeyword.NX);
+		return set(key, value, ttl, CommandKeyword.NX, new ConditionalSetOutput());
 	}
 
 	/**
@@ -168,11 +171,11 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (ttl != null) {
 			requireTtl(ttl);
 		}
-		return set(key, value, ttl, CommandKeyword.XX);
+		return set(key, value, ttl, CommandKeyword.XX, new ConditionalSetOutput());
 	}
 
-	private CompletableFuture<Boolean> set(String key, V value, @Nullable Duration ttl,
-			@Nullable CommandKeyword condition) {
+	private <T> CompletableFuture<T> set(String key, V value, @Nullable Duration ttl,
+			@Nullable CommandKeyword condition, CommandOutput<String, EncodedValue, T> output) {
 		requireKey(key);
 		EncodedValue encoded;
 		try {
@@ -188,7 +191,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 		if (condition != null) {
 			args.add(condition);
 		}
-		return submit(changing(List.of(key), owning(CommandType.SET, new ConditionalSetOutput(), args, encoded)));
+		return submit(changing(List.of(key), owning(CommandType.SET, output, args, encoded)));
 	}
 
 	/** The value at {@code key}, deleting it ({@code GETDEL}, Redis 6.2+), or {@code null}. */
