@@ -28,7 +28,8 @@ import jdk.jfr.consumer.RecordingFile;
  * socket and back, with the methods each runs and the thread: JFR's method tracing (JDK 25 and
  * later; on an older JDK the recording holds no trace and the report says so) of every class of
  * {@code dev.slipcase.redis} but the benchmarks' and the test fixture's, around one {@code SET} of a
- * warmed-up template on a fresh Redis.
+ * warmed-up template on a fresh Redis. The count at the end tells the command path from the value's
+ * format and the observer it reports sizes to.
  * <pre>/usr/lib/jvm/temurin-25-jdk-amd64/bin/java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.template.SetPathReport</pre>
  */
 public final class SetPathReport {
@@ -43,7 +44,17 @@ public final class SetPathReport {
 			return;
 		}
 		path.forEach((type, methods) -> System.out.println(type + "  " + methods));
-		System.out.println(path.size() + " classes");
+		long value = path.keySet().stream().filter(SetPathReport::isValueEncoding).count();
+		System.out.println(path.size() + " classes: " + (path.size() - value) + " on the command path, " + value
+				+ " of the value's format and the observer it reports sizes to");
+	}
+
+	/**
+	 * Whether {@code type} encodes the value or counts its bytes, rather than carries the command:
+	 * the template's format (another format has other classes) and the observer it reports to.
+	 */
+	static boolean isValueEncoding(String type) {
+		return type.startsWith("dev.slipcase.redis.serializer.") || type.startsWith("dev.slipcase.redis.metrics.");
 	}
 
 	/** Each traced class and the methods of it that ran ({@code name [thread]}). */
