@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
@@ -52,7 +53,8 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 
 	private final ConcurrentHashMap<Integer, OrderedDispatcher<K, V>> open = new ConcurrentHashMap<>();
 
-	private volatile boolean closed;
+	/** Set once by {@link #close()}; shared with every dispatcher this holder makes. */
+	private final AtomicBoolean closed = new AtomicBoolean();
 
 	private ConnectionHolder(Connector<K, V> connector, RedisCodec<K, V> codec, boolean cluster, int defaultDatabase,
 			Duration closeTimeout, boolean owned) {
@@ -126,7 +128,7 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	 */
 	public CompletableFuture<StatefulConnection<K, V>> get(int database) {
 		// a copy: a caller that gives up waiting cancels its own future, not the shared connection's
-		return this.closed ? CompletableFuture.failedFuture(closedFailure()) : dispatcher(database).copy();
+		return this.closed.get() ? CompletableFuture.failedFuture(closedFailure()) : dispatcher(database).copy();
 	}
 
 	/**
@@ -136,7 +138,7 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 	 * command with {@code IllegalStateException}.
 	 */
 	public OrderedDispatcher<K, V> dispatcher(int database) {
-		if (this.closed) {
+		if (this.closed.get()) {
 			return OrderedDispatcher.failing(closedFailure());
 		}
 		OrderedDispatcher<K, V> connection = this.open.get(database);
@@ -150,9 +152,9 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 			if (existing != null && !existing.isCompletedExceptionally()) {
 				existing.join().closeAsync();
 			}
-			return new OrderedDispatcher<>(this.connector.connect(db), this.owned);
+			return new OrderedDispatcher<>(this.connector.connect(db), this.owned, this.closed);
 		});
-		if (this.closed) {
+		if (this.closed.get()) {
 			// close() ran meanwhile: it set the flag before it took the connections, and this put the
 			// connection in before reading the flag, so either close() closes it or this does
 			this.open.remove(database, opened);
@@ -176,12 +178,11 @@ public final class ConnectionHolder<K, V> implements AutoCloseable {
 		if (!this.owned) {
 			return;
 		}
-		this.closed = true;
+		this.closed.set(true);
 		List<CompletableFuture<Void>> closing = new ArrayList<>();
-		this.open.values().forEach((connection) -> {
-			connection.retire();
-			closing.add(connection.thenCompose(StatefulConnection::closeAsync).exceptionally((ex) -> null));
-		});
+		this.open.values()
+			.forEach((connection) -> closing.add(connection.thenCompose(StatefulConnection::closeAsync)
+				.exceptionally((ex) -> null)));
 		this.open.clear();
 		try {
 			CompletableFuture.allOf(closing.toArray(CompletableFuture[]::new))

@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.lettuce.core.RedisChannelHandler;
 import io.lettuce.core.api.StatefulConnection;
@@ -51,21 +52,25 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	/** Whether a connection that failed to open or closed for good makes this dispatcher unusable. */
 	private final boolean replaceable;
 
-	/** Set when the holder that made this dispatcher closes: it is unusable from then on. */
-	private volatile boolean retired;
+	/** Set when the holder that made this dispatcher closes, {@code null} for one of no holder's. */
+	private final @Nullable AtomicBoolean holderClosed;
 
 	/** Follows {@code opening}: completes as it does, once the commands waiting on it are dispatched. */
 	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening) {
-		this(opening, true);
+		this(opening, true, null);
 	}
 
 	/**
 	 * Follows {@code opening}, as {@link #OrderedDispatcher(CompletableFuture)} does.
 	 * @param replaceable whether {@link #isUsable()} turns {@code false} once the connection failed to
 	 * open or closed for good; {@code false} for a connection its caller owns, used as it is
+	 * @param holderClosed the closed flag of the holder that made it, which it shares with every
+	 * dispatcher of that holder: set, they are all unusable at once
 	 */
-	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening, boolean replaceable) {
+	OrderedDispatcher(CompletableFuture<? extends StatefulConnection<K, V>> opening, boolean replaceable,
+			@Nullable AtomicBoolean holderClosed) {
 		this.replaceable = replaceable;
+		this.holderClosed = holderClosed;
 		opening.whenComplete(this::settle);
 	}
 
@@ -89,7 +94,7 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	 * Once unusable, never usable again.
 	 */
 	boolean isUsable() {
-		if (this.retired) {
+		if (this.holderClosed != null && this.holderClosed.get()) {
 			return false;
 		}
 		if (!this.replaceable || !isDone()) {
@@ -103,11 +108,6 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 			return false;
 		}
 		return open.isOpen() || open.getOptions().isAutoReconnect();
-	}
-
-	/** Makes this dispatcher unusable: its holder closed. */
-	void retire() {
-		this.retired = true;
 	}
 
 	/**

@@ -1,6 +1,8 @@
 package dev.slipcase.redis.lettuce;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -13,7 +15,9 @@ import dev.slipcase.redis.test.RedisServers;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.output.StatusOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
@@ -102,6 +106,57 @@ class ConnectionHolderTests {
 				holder.close();
 				assertThatIllegalStateException().isThrownBy(() -> channel.call(ping(), "ping", null))
 					.withMessage("The template is closed");
+			}
+			finally {
+				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+			}
+		}
+	}
+
+	/**
+	 * While {@code close()} goes through the connections of 16 databases, a channel that had a
+	 * connection sends a {@code SET} once the holder says it is closed: it fails as closed and is
+	 * never written.
+	 */
+	@Test
+	void aChannelSendingWhileItsHolderClosesFailsAsClosedAndWritesNothing() throws Exception {
+		try (RedisServer redis = RedisServers.start()) {
+			RedisClient client = RedisClient.create();
+			try {
+				ConnectionHolder.Connector<byte[], byte[]> connector = Connectors.of(client,
+						RedisURI.create(redis.endpoint().uri()), ByteArrayCodec.INSTANCE);
+				List<String> sent = new ArrayList<>();
+				for (int round = 0; round < 30; round++) {
+					ConnectionHolder<byte[], byte[]> holder = ConnectionHolder.opening(connector,
+							ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
+					List<CommandChannel<byte[], byte[]>> channels = new ArrayList<>();
+					for (int database = 0; database < 16; database++) {
+						CommandChannel<byte[], byte[]> channel = new CommandChannel<>(holder, database,
+								Duration.ofSeconds(5));
+						assertThat(channel.call(ping(), "ping", null)).isEqualTo("PONG");
+						channels.add(channel);
+					}
+					CompletableFuture<Void> closing = CompletableFuture.runAsync(holder::close);
+					while (!holder.get(15).isCompletedExceptionally() && !closing.isDone()) {
+						Thread.onSpinWait();
+					}
+					sent.add("closing:" + round);
+					byte[] key = ("closing:" + round).getBytes(StandardCharsets.UTF_8);
+					CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE).addKey(key)
+						.addValue(key);
+					assertThatIllegalStateException()
+						.isThrownBy(() -> channels.get(15).call(SlipcaseCommand.write(CommandType.SET,
+								new StatusOutput<>(ByteArrayCodec.INSTANCE), args), "set", null))
+						.withMessage("The template is closed");
+					closing.get(10, TimeUnit.SECONDS);
+				}
+				RedisURI database15 = RedisURI.create(redis.endpoint().uri());
+				database15.setDatabase(15);
+				try (StatefulRedisConnection<String, String> check = client.connect(StringCodec.UTF8, database15)) {
+					assertThat(check.sync().exists(sent.toArray(String[]::new)))
+						.as("SETs written after the holder said it was closed")
+						.isZero();
+				}
 			}
 			finally {
 				client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
