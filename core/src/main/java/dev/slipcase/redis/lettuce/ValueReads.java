@@ -256,13 +256,13 @@ public final class ValueReads extends MultiReplyCommand<byte[], byte[], List<byt
 	private void writeRead(ByteBuf buf, int read) {
 		Object field = this.fields[read];
 		if (field == null) {
-			RespReads.get(buf, this.keys[read]);
+			Resp.get(buf, this.keys[read]);
 		}
 		else if (field instanceof byte[] one) {
-			RespReads.hget(buf, this.keys[read], one);
+			Resp.hget(buf, this.keys[read], one);
 		}
 		else {
-			RespReads.hmget(buf, this.keys[read], (byte[][]) field);
+			Resp.hmget(buf, this.keys[read], (byte[][]) field);
 		}
 	}
 
