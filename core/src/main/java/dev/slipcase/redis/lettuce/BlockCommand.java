@@ -3,14 +3,13 @@ package dev.slipcase.redis.lettuce;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
@@ -18,19 +17,16 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TransactionLane} block as one Lettuce command, and its own output: {@link #encode} writes
- * {@code MULTI}, the block's commands and {@code EXEC} at once, and the replies go, counted, to
- * {@code MULTI}'s error (if any), to each command's output as Redis queues or refuses it, then to an
- * {@link ExecOutput}. Only a {@link MultiReplyCommandHandler} keeps it on the stack until the last
- * reply; one that reaches a stock handler writes {@code PING} in its place, and its block then goes
- * out as separate commands. Written at most once: written again after a reconnect, or given up
- * before it was written ({@link TransactionBlock#abandon()}), it writes {@code PING}, and its
- * commands fail as unacknowledged or cancelled. Encoded, read and completed on the connection's
- * event loop; holds no buffer.
- *
- * @param <K> the key type of the codec
- * @param <V> the value type of the codec
+ * {@code MULTI}, the block's {@link QueuedWrites} and {@code EXEC} at once, and the replies go,
+ * counted, to {@code MULTI}'s error (if any), to the error each command was refused with as Redis
+ * queues it, then to an {@link ExecOutput}. Only a {@link MultiReplyCommandHandler} keeps it on the
+ * stack until the last reply; one that reaches a stock handler writes {@code PING} in its place, and
+ * its block then goes out as separate commands. Written at most once: written again after a
+ * reconnect, or given up before it was written ({@link TransactionBlock#abandon()}), it writes
+ * {@code PING}, and its block fails as unacknowledged or cancelled. Encoded, read and completed on
+ * the connection's event loop; holds no buffer.
  */
-final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult> {
+final class BlockCommand extends MultiReplyCommand<byte[], byte[], TransactionResult> {
 
 	private static final byte[] MULTI = "*1\r\n$5\r\nMULTI\r\n".getBytes(StandardCharsets.US_ASCII);
 
@@ -53,28 +49,27 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 
 	private final TransactionBlock decision;
 
-	private final List<? extends SlipcaseCommand<K, V, ?>> commands;
+	private final QueuedWrites writes;
 
-	private final ExecOutput<K, V> exec;
+	private final ExecOutput exec;
 
 	private final CompletableFuture<TransactionResult> result;
 
-	private final StatefulRedisConnection<K, V> connection;
-
-	/** The commands written, when some were done already and left out; else {@link #commands}. */
-	private List<? extends SlipcaseCommand<K, V, ?>> written;
+	private final StatefulRedisConnection<byte[], byte[]> connection;
 
 	private int mode = NEW;
 
 	private @Nullable String multiError;
 
-	BlockCommand(RedisCodec<K, V> codec, TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
-			CompletableFuture<TransactionResult> result, StatefulRedisConnection<K, V> connection) {
-		super(codec);
+	/** Per command, the error Redis refused to queue it with; {@code null} while none was. */
+	private String @Nullable [] queueErrors;
+
+	BlockCommand(TransactionBlock decision, QueuedWrites writes, CompletableFuture<TransactionResult> result,
+			StatefulRedisConnection<byte[], byte[]> connection) {
+		super(ByteArrayCodec.INSTANCE);
 		this.decision = decision;
-		this.commands = commands;
-		this.written = commands;
-		this.exec = new ExecOutput<>(codec, commands);
+		this.writes = writes;
+		this.exec = new ExecOutput(writes);
 		this.result = result;
 		this.connection = connection;
 	}
@@ -108,13 +103,9 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 		}
 		this.mode = BLOCK;
 		buf.writeBytes(MULTI);
-		// a command done is left out, as Lettuce leaves one out: EXEC then answers for fewer
-		this.written = undone(this.commands);
-		for (SlipcaseCommand<K, V, ?> command : this.written) {
-			command.encode(buf); // its guard sees the block committed
-		}
+		this.writes.encode(buf);
 		buf.writeBytes(EXEC);
-		expect(this.written.size() + 2);
+		expect(this.writes.size() + 2);
 	}
 
 	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */
@@ -123,7 +114,7 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 		switch (this.mode) {
 			case NOT_ACCEPTED -> {
 				if (markDone()) {
-					TransactionLane.sendSeparately(this.connection, this.codec, this.decision, this.commands, this.result);
+					TransactionLane.sendSeparately(this.connection, this.decision, this.writes, this.result);
 				}
 			}
 			case ABANDONED -> fail(new CancellationException(
@@ -141,8 +132,7 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 		}
 		String execError = this.exec.getError();
 		Throwable failure = TransactionLane.blockFailure(this.multiError, this.exec,
-				(execError != null) ? new RedisCommandExecutionException(execError) : null);
-		TransactionLane.failRemaining(this.commands, failure);
+				(execError != null) ? new RedisCommandExecutionException(execError) : null, this.queueErrors);
 		if (failure != null) {
 			this.result.completeExceptionally(failure);
 		}
@@ -152,11 +142,9 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 	}
 
 	private void fail(Throwable failure) {
-		if (!markDone()) {
-			return;
+		if (markDone()) {
+			this.result.completeExceptionally(failure);
 		}
-		TransactionLane.failRemaining(this.commands, failure);
-		this.result.completeExceptionally(failure);
 	}
 
 	@Override
@@ -194,32 +182,34 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 		return (this.mode == BLOCK) ? received() - 1 : -2;
 	}
 
-	/** MULTI's reply (an error kept, anything else dropped), a command's queueing, or EXEC's reply. */
+	/** {@code EXEC}'s reply; the others ({@code QUEUED}, {@code OK}, {@code PONG}) are dropped, their errors aside. */
 	@Override
-	@Nullable CommandOutput<K, V, ?> replyOutput() {
-		int phase = phase();
-		if (phase == this.written.size()) {
-			return this.exec;
-		}
-		return (phase >= 0 && phase < this.written.size()) ? this.written.get(phase).getOutput() : null;
+	@Nullable CommandOutput<byte[], byte[], ?> replyOutput() {
+		return (phase() == this.writes.size()) ? this.exec : null;
 	}
 
+	/** An error reply: {@code MULTI}'s, a command's in place of {@code QUEUED}, or {@code EXEC}'s. */
 	@Override
 	public void setError(@Nullable ByteBuffer error) {
-		if (phase() == -1) {
-			this.multiError = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
+		int phase = phase();
+		if (phase == -1 || (phase >= 0 && phase < this.writes.size())) {
+			String words = (error != null) ? StandardCharsets.UTF_8.decode(error).toString() : "ERR";
+			if (phase == -1) {
+				this.multiError = words;
+				return;
+			}
+			if (this.queueErrors == null) {
+				this.queueErrors = new String[this.writes.size()];
+			}
+			this.queueErrors[phase] = words;
 			return;
 		}
 		super.setError(error);
 	}
 
-	/** A command's queueing read: its first of two replies, as Lettuce completes a command answered {@code QUEUED}. */
+	/** A reply read: a command's queueing needs nothing more. */
 	@Override
 	void replyRead() {
-		int phase = phase();
-		if (phase >= 0 && phase < this.written.size()) {
-			this.written.get(phase).complete();
-		}
 	}
 
 	/** What an output threw leaves the block's outcome unknown to it. */
@@ -230,7 +220,7 @@ final class BlockCommand<K, V> extends MultiReplyCommand<K, V, TransactionResult
 
 	@Override
 	public String toString() {
-		return "MULTI … EXEC block of " + this.commands.size() + " commands";
+		return "MULTI … EXEC block of " + this.writes.size() + " commands";
 	}
 
 }

@@ -1,68 +1,79 @@
 package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
-import io.lettuce.core.codec.RedisCodec;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.protocol.CommandType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The output of a {@link TransactionLane} block's {@code EXEC}: hands each element of the reply to
- * the output of the command it answers and completes that command, and collects the elements as a
- * {@link TransactionResult}. An error before the array ({@code EXECABORT}) is {@code EXEC}'s own;
- * an array of another length than the block is handed to no command ({@link #unexpected()}).
- * The block's commands are fixed when it is made, so nothing here is shared with another block.
- * Used on the connection's event loop only.
- *
- * @param <K> the key type of the codec
- * @param <V> the value type of the codec
+ * The output of a {@link TransactionLane} block's {@code EXEC}: keeps each element of the reply, one
+ * per queued command, as a value (a {@code Long}, a {@code byte[]} for a bulk string, a
+ * {@code String} for the status a command such as {@code SET} answers, a {@code List} for an array,
+ * a {@link RedisCommandExecutionException} for an error), and gives them as a
+ * {@link TransactionResult}. An error before the array
+ * ({@code EXECABORT}) is {@code EXEC}'s own; a discarded transaction, or an array of another length
+ * than the block, is {@link #unexpected()}. One per block; used on the connection's event loop only.
  */
-final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
+final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> {
 
-	private final List<? extends SlipcaseCommand<K, V, ?>> commands;
+	/**
+	 * The commands whose reply is a status, kept as text as Lettuce's {@code StatusOutput} reads it:
+	 * Lettuce hands a status over as bytes, as it does a bulk string.
+	 */
+	private static final Set<CommandType> STATUS_REPLIES = EnumSet.of(CommandType.SET, CommandType.SETEX,
+			CommandType.PSETEX, CommandType.MSET, CommandType.HMSET, CommandType.RENAME, CommandType.LSET,
+			CommandType.LTRIM);
 
-	private final List<Object> replies;
+	private final QueuedWrites writes;
 
-	/** Whether the array's header was read: what comes after it belongs to the commands. */
+	private final int size;
+
+	private final List<@Nullable Object> replies;
+
+	/** Whether the array's header was read: what comes after it is the commands' replies. */
 	private boolean started;
 
 	private boolean discarded;
 
-	/** The array's length when it is not one element per command: nothing is handed over then. */
+	/** The array's length when it is not one element per command: nothing is kept then. */
 	private int mismatched = -1;
 
-	/** The command the element being read answers. */
-	private int current;
+	/** The value of the element being read. */
+	private @Nullable Object element;
 
-	/**
-	 * The output of {@code EXEC} for a block of {@code commands}, in the order they are queued.
-	 * @param codec the connection's codec, never {@code null}
-	 * @param commands the block's commands, {@code MULTI} and {@code EXEC} left out, not changed
-	 * afterwards; never {@code null}
-	 */
-	ExecOutput(RedisCodec<K, V> codec, List<? extends SlipcaseCommand<K, V, ?>> commands) {
-		super(codec, null);
-		this.commands = commands;
-		this.replies = new ArrayList<>(commands.size());
+	/** The arrays of the element being read that are not complete yet, outermost first; {@code null} for none yet. */
+	private @Nullable List<List<@Nullable Object>> open;
+
+	/** The output of {@code EXEC} for a block of {@code writes}, {@code MULTI} and {@code EXEC} left out. */
+	ExecOutput(QueuedWrites writes) {
+		super(ByteArrayCodec.INSTANCE, null);
+		this.writes = writes;
+		this.size = writes.size();
+		this.replies = new ArrayList<>(this.size);
 	}
 
 	/**
 	 * What was wrong with a reply that came, or {@code null}: a discarded transaction, or an array
-	 * that is not one element per command (a command of the block was not written, being done
-	 * already, or something else was queued inside it), whose elements were handed to no command.
+	 * that is not one element per command (something else was queued inside the block, or a command
+	 * of it was not), whose elements were kept for no command.
 	 */
 	@Nullable String unexpected() {
 		if (this.discarded) {
 			return "EXEC answered that the transaction was discarded";
 		}
 		if (this.mismatched >= 0) {
-			return "EXEC answered " + this.mismatched + " replies to a block of " + this.commands.size()
+			return "EXEC answered " + this.mismatched + " replies to a block of " + this.size
 					+ " commands: a command of the block was not written, or another was queued inside it";
 		}
 		return null;
@@ -73,32 +84,27 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 		return new Replies(this.discarded, this.replies);
 	}
 
+	/** The array's header, or an array inside an element (maps and sets taken for arrays). */
 	@Override
 	public void multi(int count) {
-		if (!start(count) && routes()) {
-			element().multi(count);
+		if (!this.started) {
+			this.started = true;
+			this.discarded = count == -1;
+			if (count >= 0 && count != this.size) {
+				this.mismatched = count;
+			}
+			return;
 		}
-	}
-
-	@Override
-	public void multiArray(int count) {
-		if (!start(count) && routes()) {
-			element().multiArray(count);
+		if (count < 0) {
+			value(null);
+			return;
 		}
-	}
-
-	@Override
-	public void multiMap(int count) {
-		if (!start(count) && routes()) {
-			element().multiMap(count);
+		List<@Nullable Object> array = new ArrayList<>(count);
+		value(array);
+		if (this.open == null) {
+			this.open = new ArrayList<>(2);
 		}
-	}
-
-	@Override
-	public void multiSet(int count) {
-		if (!start(count) && routes()) {
-			element().multiSet(count);
-		}
+		this.open.add(array);
 	}
 
 	@Override
@@ -108,44 +114,42 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 			this.discarded = bytes == null;
 			return;
 		}
-		if (routes()) {
-			element().set(bytes);
+		if (bytes == null) {
+			value(null);
+		}
+		else if (isStatus()) {
+			value(StandardCharsets.UTF_8.decode(bytes).toString());
+		}
+		else {
+			byte[] copy = new byte[bytes.remaining()];
+			bytes.get(copy);
+			value(copy);
 		}
 	}
 
 	@Override
 	public void setSingle(@Nullable ByteBuffer bytes) {
-		if (routes()) {
-			element().setSingle(bytes);
-		}
+		value((bytes != null) ? StandardCharsets.UTF_8.decode(bytes).toString() : null);
 	}
 
 	@Override
 	public void setBigNumber(@Nullable ByteBuffer bytes) {
-		if (routes()) {
-			element().setBigNumber(bytes);
-		}
+		setSingle(bytes);
 	}
 
 	@Override
 	public void set(long integer) {
-		if (routes()) {
-			element().set(integer);
-		}
+		value(integer);
 	}
 
 	@Override
 	public void set(double number) {
-		if (routes()) {
-			element().set(number);
-		}
+		value(number);
 	}
 
 	@Override
 	public void set(boolean value) {
-		if (routes()) {
-			element().set(value);
-		}
+		value(value);
 	}
 
 	@Override
@@ -158,57 +162,58 @@ final class ExecOutput<K, V> extends CommandOutput<K, V, TransactionResult> {
 		if (!this.started) {
 			super.setError(error);
 		}
-		else if (routes()) {
-			element().setError(error);
+		else {
+			value(new RedisCommandExecutionException(error));
 		}
 	}
 
 	/**
-	 * An element ended at {@code depth} 1 (deeper: a part of one did): the command it answers
-	 * takes its reply and completes.
+	 * A part of the reply ended, {@code depth} arrays deep: at the depth of the innermost open array,
+	 * that array; at depth 1, an element, which is kept.
 	 */
 	@Override
 	public void complete(int depth) {
-		if (!this.started || !routes() || depth == 0 || this.current >= this.commands.size()) {
+		if (!this.started || !keeps() || depth == 0) {
 			return;
 		}
-		SlipcaseCommand<K, V, ?> command = this.commands.get(this.current);
-		CommandOutput<K, V, ?> output = command.getOutput();
-		output.complete(depth - 1);
-		if (depth == 1) {
-			this.replies.add(output.hasError() ? new RedisCommandExecutionException(output.getError()) : output.get());
-			this.current++;
-			command.complete();
+		List<List<@Nullable Object>> open = this.open;
+		if (open != null && depth == open.size()) {
+			open.remove(depth - 1);
+		}
+		if (depth == 1 && this.replies.size() < this.size) {
+			this.replies.add(this.element);
+			this.element = null;
 		}
 	}
 
-	/** Whether {@code count} is the header of the reply's array. */
-	private boolean start(int count) {
-		if (this.started) {
-			return false;
+	/** A value read inside the array: the element, or a part of the innermost array open in it. */
+	private void value(@Nullable Object value) {
+		if (!this.started || !keeps()) {
+			return;
 		}
-		this.started = true;
-		this.discarded = count == -1;
-		if (count >= 0 && count != this.commands.size()) {
-			this.mismatched = count;
+		List<List<@Nullable Object>> open = this.open;
+		if (open != null && !open.isEmpty()) {
+			open.get(open.size() - 1).add(value);
 		}
-		return true;
+		else {
+			this.element = value;
+		}
 	}
 
-	/** Whether the elements go to the commands: one element per command. */
-	private boolean routes() {
+	/** Whether the element being read is the reply of a command that answers a status, and no part of an array in it. */
+	private boolean isStatus() {
+		List<List<@Nullable Object>> open = this.open;
+		return (open == null || open.isEmpty()) && this.replies.size() < this.size
+				&& this.writes.type(this.replies.size()) instanceof CommandType type && STATUS_REPLIES.contains(type);
+	}
+
+	/** Whether the elements are kept: one element per command. */
+	private boolean keeps() {
 		return this.mismatched < 0 && !this.discarded;
 	}
 
-	private CommandOutput<K, V, ?> element() {
-		if (!this.started || this.current >= this.commands.size()) {
-			throw new IllegalStateException("EXEC answered more than its block's " + this.commands.size() + " commands");
-		}
-		return this.commands.get(this.current).getOutput();
-	}
-
 	/** {@code EXEC}'s reply: the replies of the block's commands in order, a refused one as its exception. */
-	private record Replies(boolean wasDiscarded, List<Object> replies) implements TransactionResult {
+	private record Replies(boolean wasDiscarded, List<@Nullable Object> replies) implements TransactionResult {
 
 		@Override
 		public int size() {

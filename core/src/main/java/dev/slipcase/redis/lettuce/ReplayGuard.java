@@ -62,24 +62,19 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	/** {@link #UNSENT}, {@link #SENT} or {@link #ABANDONED}; changed atomically, from any thread. */
 	private volatile int state;
 
-	/** The block the command goes out with, or {@code null} for a command of its own; set once. */
-	private volatile @Nullable TransactionBlock block;
+	/** The block the command goes out with, or {@code null} for a command of its own. */
+	private final @Nullable TransactionBlock block;
 
 	/** Whether the command is its block's {@code MULTI}, which decides for the block. */
 	private final boolean opensBlock;
 
-	/** Whether the command is made to be queued in a block, which it joins once. */
-	private final boolean queued;
-
 	@SuppressWarnings("unchecked")
-	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock,
-			boolean queued) {
+	private ReplayGuard(CommandOutput<K, V, T> output, @Nullable TransactionBlock block, boolean opensBlock) {
 		// the codec is never used: every method hands over to the delegate
 		super((RedisCodec<K, V>) (RedisCodec<?, ?>) ByteArrayCodec.INSTANCE, null);
 		this.delegate = output;
 		this.block = block;
 		this.opensBlock = opensBlock;
-		this.queued = queued;
 	}
 
 	/**
@@ -87,30 +82,16 @@ final class ReplayGuard<K, V, T> extends CommandOutput<K, V, T> {
 	 * @param output the command's own output, never {@code null}
 	 */
 	static <K, V, T> ReplayGuard<K, V, T> of(CommandOutput<K, V, T> output) {
-		return new ReplayGuard<>(output, null, false, false);
-	}
-
-	/** A guard for a command made to be queued in a block it {@link #joinBlock joins} later. */
-	static <K, V, T> ReplayGuard<K, V, T> queued(CommandOutput<K, V, T> output) {
-		return new ReplayGuard<>(output, null, false, true);
-	}
-
-	/** A guard for the {@code MULTI} (when {@code opensBlock}) or {@code EXEC} of {@code block}. */
-	static <K, V, T> ReplayGuard<K, V, T> inBlock(CommandOutput<K, V, T> output, TransactionBlock block,
-			boolean opensBlock) {
-		return new ReplayGuard<>(output, block, opensBlock, false);
+		return new ReplayGuard<>(output, null, false);
 	}
 
 	/**
-	 * Makes the command one of {@code block}'s, before it is dispatched.
-	 * @return {@code false} when it is not made to be queued or already belongs to a block
+	 * A guard for a command of {@code block}: its {@code MULTI} when {@code opensBlock}, else a
+	 * command after it (one queued, or {@code EXEC}).
 	 */
-	boolean joinBlock(TransactionBlock block) {
-		if (!this.queued || this.block != null) {
-			return false;
-		}
-		this.block = block;
-		return true;
+	static <K, V, T> ReplayGuard<K, V, T> inBlock(CommandOutput<K, V, T> output, TransactionBlock block,
+			boolean opensBlock) {
+		return new ReplayGuard<>(output, block, opensBlock);
 	}
 
 	/** The command's own output, which the guard hands the reply to. */

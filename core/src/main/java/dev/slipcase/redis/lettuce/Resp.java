@@ -8,9 +8,9 @@ import io.netty.buffer.ByteBuf;
 /**
  * The RESP bytes of commands, written from byte arrays, numbers and keywords straight into the
  * buffer Lettuce encodes a command into: the bytes Lettuce's {@code CommandArgs} would write,
- * without its objects: {@code GET}, {@code HGET} and {@code HMGET} for {@link ValueReads}, and
- * any command as a header and then its arguments. Writes into the caller's buffer only; keeps
- * nothing.
+ * without its objects. {@code GET}, {@code HGET} and {@code HMGET} for {@link ValueReads}; any
+ * command, a header and then its arguments, for {@link QueuedWrites}. Writes into the caller's
+ * buffer only; keeps nothing.
  */
 final class Resp {
 

@@ -85,14 +85,14 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	}
 
 	/**
-	 * A write queued inside a {@code MULTI} block ({@link #joinBlock}): Redis answers it twice,
-	 * {@code QUEUED} (which is not its reply) and then its element of {@code EXEC}'s reply, which
-	 * {@link ExecOutput} hands it; an error instead of {@code QUEUED} stays in its output, and its
-	 * block's {@code EXEC} fails.
+	 * A write queued inside {@code block}, after its {@code MULTI}: goes out only with its block, and
+	 * Redis answers it twice, {@code QUEUED} (which is not its reply) and then its element of
+	 * {@code EXEC}'s reply; an error instead of {@code QUEUED} stays in its output, and its block's
+	 * {@code EXEC} fails.
 	 */
-	static <K, V, T> SlipcaseCommand<K, V, T> queued(ProtocolKeyword type, CommandOutput<K, V, T> output,
-			CommandArgs<K, V> args) {
-		return new SlipcaseCommand<>(type, output, args, ReplayGuard.queued(output), 2);
+	static <K, V, T> SlipcaseCommand<K, V, T> queued(TransactionBlock block, ProtocolKeyword type,
+			CommandOutput<K, V, T> output, CommandArgs<K, V> args) {
+		return new SlipcaseCommand<>(type, output, args, ReplayGuard.inBlock(output, block, false), 2);
 	}
 
 	/** Whether {@code type} is a read that changes nothing, which a caller may send as a {@link #read}. */
@@ -136,14 +136,6 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	 */
 	public boolean abandonIfUnsent() {
 		return this.guard != null && this.guard.abandonIfUnsent();
-	}
-
-	/**
-	 * Makes this command, made {@link #queued}, one of {@code block}'s, before it is dispatched.
-	 * @return {@code false} when it is not made to be queued or already belongs to a block
-	 */
-	boolean joinBlock(TransactionBlock block) {
-		return this.guard != null && this.guard.joinBlock(block);
 	}
 
 	@Override

@@ -12,11 +12,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.codec.RedisCodec;
-import io.lettuce.core.output.CommandOutput;
+import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
-import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.output.VoidOutput;
 import io.lettuce.core.protocol.RedisCommand;
 import org.jspecify.annotations.Nullable;
 
@@ -28,65 +26,54 @@ import org.jspecify.annotations.Nullable;
  * interleaving. On a cluster, a block goes to the master of its key's slot, over the node
  * connections of a cluster connection of the lane's own; a block whose slot has moved fails
  * ({@code MOVED} queues as an error, {@code EXEC} answers {@code EXECABORT}), and the caller writes
- * another way. Each block keeps its own transaction: {@code EXEC}'s {@link ExecOutput} hands each
- * command its reply, outside Lettuce's one transaction per connection. A block goes out as one
- * {@link BlockCommand} where the connection's channel reads several replies per command
- * ({@link MultiReplyCommandHandler}, which {@link WriteCoalescing}'s resources install), else as
- * {@code MULTI}, its commands and {@code EXEC}, each a command of its own ({@link BlockKeyword}).
- * Every command of a block, {@code MULTI} and {@code EXEC}
- * included, reaches Redis at most once: after a reconnect, Lettuce's replay of a block whose replies
- * were lost applies nothing, and the block fails with an {@link UnacknowledgedWriteException}
- * (applied or not: unknown). Thread-safe.
- *
- * @param <K> the key type of the codec
- * @param <V> the value type of the codec
+ * another way. Each block keeps its own transaction: {@code EXEC}'s {@link ExecOutput} keeps the
+ * replies, outside Lettuce's one transaction per connection. A block's commands are
+ * {@link QueuedWrites}; the block goes out as one {@link BlockCommand} that writes them where the
+ * connection's channel reads several replies per command ({@link MultiReplyCommandHandler}, which
+ * {@link WriteCoalescing}'s resources install), else as {@code MULTI}, a command of its own per
+ * write and {@code EXEC} ({@link BlockKeyword}). Every command of a block, {@code MULTI} and
+ * {@code EXEC} included, reaches Redis at most once: after a reconnect, Lettuce's replay of a block
+ * whose replies were lost applies nothing, and the block fails with an
+ * {@link UnacknowledgedWriteException} (applied or not: unknown). Thread-safe.
  */
-public final class TransactionLane<K, V> implements AutoCloseable {
+public final class TransactionLane implements AutoCloseable {
 
-	private final ConnectionHolder<K, V> connections;
+	private final ConnectionHolder<byte[], byte[]> connections;
 
 	/**
 	 * A lane over {@code connections}, which it owns: nothing else may send on them.
 	 * @param connections a holder that opens connections for this lane alone, never {@code null}
 	 */
-	public TransactionLane(ConnectionHolder<K, V> connections) {
+	public TransactionLane(ConnectionHolder<byte[], byte[]> connections) {
 		this.connections = connections;
 	}
 
 	/**
-	 * Runs {@code commands} between {@code MULTI} and {@code EXEC}, in database {@code database}
-	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the commands
-	 * must be in that slot. Build each command with {@link #command}, for one block only, and leave
-	 * the list as it is once given here.
+	 * Runs {@code writes} between {@code MULTI} and {@code EXEC}, in database {@code database}
+	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the writes
+	 * must be in that slot. The writes are sealed: nothing is added to them afterwards.
 	 * @return the future of {@code EXEC}'s reply: the replies of the commands in order (a command
-	 * Redis refused holds its exception), or a failure when the transaction did not run
+	 * Redis refused holds its exception), or a failure when the transaction did not run; cancelling
+	 * it gives the block up (see {@link TransactionBlock})
 	 */
-	public CompletableFuture<TransactionResult> execute(int database, K slotKey,
-			List<? extends SlipcaseCommand<K, V, ?>> commands) {
+	public CompletableFuture<TransactionResult> execute(int database, byte[] slotKey, QueuedWrites writes) {
+		writes.seal();
 		TransactionBlock decision = new TransactionBlock();
-		for (int i = 0; i < commands.size(); i++) {
-			if (!commands.get(i).joinBlock(decision)) {
-				throw new IllegalArgumentException("A block's commands are each made by TransactionLane.command "
-						+ "and used in one block only");
-			}
-		}
 		BlockResult result = new BlockResult(decision);
-		OrderedDispatcher<K, V> dispatcher = this.connections.dispatcher(database);
+		OrderedDispatcher<byte[], byte[]> dispatcher = this.connections.dispatcher(database);
 		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
-				&& dispatcher.join() instanceof StatefulRedisConnection<K, V> open) {
+				&& dispatcher.join() instanceof StatefulRedisConnection<byte[], byte[]> open) {
 			withoutCommandTimeout(open);
-			send(open, this.connections.codec(), decision, commands, result); // open and standalone
+			send(open, decision, writes, result); // open and standalone
 			return result;
 		}
 		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
 			if (ex != null) {
-				Throwable failure = RedisFailures.unwrap(ex);
-				commands.forEach((command) -> command.completeExceptionally(failure));
-				result.completeExceptionally(failure);
+				result.completeExceptionally(RedisFailures.unwrap(ex));
 				return;
 			}
 			withoutCommandTimeout(connection);
-			send(connection, this.connections.codec(), decision, commands, result);
+			send(connection, decision, writes, result);
 		});
 		return result;
 	}
@@ -95,36 +82,52 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 	 * Sends a block as one {@link BlockCommand} when the connection's channel has a
 	 * {@link MultiReplyCommandHandler}, else as {@code MULTI}, the commands and {@code EXEC}.
 	 */
-	private static <K, V> void send(StatefulRedisConnection<K, V> connection, RedisCodec<K, V> codec,
-			TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
-			CompletableFuture<TransactionResult> result) {
+	private static void send(StatefulRedisConnection<byte[], byte[]> connection, TransactionBlock decision,
+			QueuedWrites writes, CompletableFuture<TransactionResult> result) {
 		if (MultiReplyCommandHandler.isInstalledOn(connection)) {
-			OrderedDispatcher.sendTogether(connection, new BlockCommand<>(codec, decision, commands, result, connection),
+			OrderedDispatcher.sendTogether(connection, new BlockCommand(decision, writes, result, connection),
 					connection);
 			return;
 		}
-		sendSeparately(connection, codec, decision, commands, result);
+		sendSeparately(connection, decision, writes, result);
 	}
 
-	/** Sends {@code MULTI}, the block's {@code commands} and {@code EXEC} as separate commands, in one dispatch. */
-	static <K, V> void sendSeparately(StatefulRedisConnection<K, V> connection, RedisCodec<K, V> codec,
-			TransactionBlock decision, List<? extends SlipcaseCommand<K, V, ?>> commands,
-			CompletableFuture<TransactionResult> result) {
-		SlipcaseCommand<K, V, String> multi = SlipcaseCommand.delimiting(decision, true, BlockKeyword.MULTI,
-				new StatusOutput<>(codec));
-		ExecOutput<K, V> replies = new ExecOutput<>(codec, commands);
-		SlipcaseCommand<K, V, TransactionResult> exec = SlipcaseCommand.delimiting(decision, false, BlockKeyword.EXEC,
-				replies);
-		List<RedisCommand<K, V, ?>> block = new ArrayList<>(commands.size() + 2);
+	/**
+	 * Sends {@code MULTI}, a command of its own per write of {@code writes} and {@code EXEC}, in one
+	 * dispatch. A queued command's own future says only whether it ended: its reply is its element of
+	 * {@code EXEC}'s.
+	 */
+	static void sendSeparately(StatefulRedisConnection<byte[], byte[]> connection, TransactionBlock decision,
+			QueuedWrites writes, CompletableFuture<TransactionResult> result) {
+		List<RedisCommand<byte[], byte[], ?>> block = new ArrayList<>(writes.size() + 2);
+		SlipcaseCommand<byte[], byte[], String> multi = SlipcaseCommand.delimiting(decision, true, BlockKeyword.MULTI,
+				new StatusOutput<>(ByteArrayCodec.INSTANCE));
 		block.add(multi);
+		List<SlipcaseCommand<byte[], byte[], Void>> commands = new ArrayList<>(writes.size());
+		for (int i = 0; i < writes.size(); i++) {
+			commands.add(SlipcaseCommand.queued(decision, writes.type(i), new VoidOutput<>(ByteArrayCodec.INSTANCE),
+					writes.args(i)));
+		}
 		block.addAll(commands);
+		ExecOutput replies = new ExecOutput(writes);
+		SlipcaseCommand<byte[], byte[], TransactionResult> exec = SlipcaseCommand.delimiting(decision, false,
+				BlockKeyword.EXEC, replies);
 		block.add(exec);
 		exec.whenComplete((reply, ex) -> {
 			Throwable refused = multi.isCompletedExceptionally() ? multi.handle((ok, e) -> e).join() : null;
 			Throwable failure = blockFailure((refused instanceof RedisCommandExecutionException) ? refused.getMessage()
-					: null, replies, ex);
+					: null, replies, ex, queueErrors(commands));
 			// every command ends with its block
-			failRemaining(commands, failure);
+			for (SlipcaseCommand<byte[], byte[], Void> command : commands) {
+				String refusedWith = command.replyOutput().getError();
+				if (refusedWith != null || failure != null) {
+					command.completeExceptionally((refusedWith != null) ? new RedisCommandExecutionException(refusedWith)
+							: failure);
+				}
+				else {
+					command.complete((Void) null);
+				}
+			}
 			if (failure != null) {
 				result.completeExceptionally(failure);
 			}
@@ -135,24 +138,31 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		OrderedDispatcher.sendTogether(connection, block, connection);
 	}
 
-	/**
-	 * A command for {@link #execute}: sent at most once, and only with its whole block. It completes
-	 * with its element of {@code EXEC}'s reply, or fails with the error Redis queued it with, or, when
-	 * {@code EXEC} fails, with that failure (the block given up, the reply lost).
-	 */
-	public static <K, V, T> SlipcaseCommand<K, V, T> command(CommandType type, CommandOutput<K, V, T> output,
-			CommandArgs<K, V> args) {
-		return SlipcaseCommand.queued(type, output, args);
+	/** Per command, the error Redis refused to queue it with; {@code null} when it refused none. */
+	private static String @Nullable [] queueErrors(List<? extends SlipcaseCommand<?, ?, ?>> commands) {
+		String[] errors = null;
+		for (int i = 0; i < commands.size(); i++) {
+			String error = commands.get(i).replyOutput().getError();
+			if (error != null) {
+				if (errors == null) {
+					errors = new String[commands.size()];
+				}
+				errors[i] = error;
+			}
+		}
+		return errors;
 	}
 
 	/**
-	 * What a block failed with, {@code null} when it ran: {@code EXEC}'s own failure, or, where the
-	 * commands may have run otherwise than as one transaction (Redis refused {@code MULTI}, and ran
-	 * each command on its own or refused it; {@code EXEC} answered for another number of commands),
-	 * an {@link UnacknowledgedWriteException}: what was applied is unknown.
+	 * What a block failed with, {@code null} when it ran: {@code EXEC}'s own failure (an error reply
+	 * carrying, as suppressed exceptions, the errors Redis refused to queue commands with), or,
+	 * where the commands may have run otherwise than as one transaction (Redis refused
+	 * {@code MULTI}, and ran each command on its own or refused it; {@code EXEC} answered for another
+	 * number of commands), an {@link UnacknowledgedWriteException}: what was applied is unknown.
+	 * @param queueErrors per command, the error Redis refused to queue it with; {@code null} for none
 	 */
-	static @Nullable Throwable blockFailure(@Nullable String multiError, ExecOutput<?, ?> replies,
-			@Nullable Throwable execFailure) {
+	static @Nullable Throwable blockFailure(@Nullable String multiError, ExecOutput replies,
+			@Nullable Throwable execFailure, String @Nullable [] queueErrors) {
 		if (multiError != null) {
 			RedisCommandExecutionException refused = new RedisCommandExecutionException(multiError);
 			return new UnacknowledgedWriteException("Redis refused MULTI (" + refused.getMessage() + "): the block's "
@@ -163,30 +173,20 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		if (execFailure == null && unexpected != null) {
 			return new UnacknowledgedWriteException(unexpected + "; what was applied is unknown");
 		}
+		if (execFailure instanceof RedisCommandExecutionException && queueErrors != null) {
+			for (String queueError : queueErrors) {
+				if (queueError != null) {
+					execFailure.addSuppressed(new RedisCommandExecutionException(queueError));
+				}
+			}
+		}
 		return execFailure;
 	}
 
-	/**
-	 * Fails the commands of a block that have no reply of their own: each with the error Redis
-	 * refused to queue it with, if any, else with the block's {@code failure} (when the block ran,
-	 * with one saying {@code EXEC} held no reply to it).
-	 */
-	static void failRemaining(List<? extends SlipcaseCommand<?, ?, ?>> commands, @Nullable Throwable failure) {
-		for (int i = 0; i < commands.size(); i++) {
-			SlipcaseCommand<?, ?, ?> command = commands.get(i);
-			if (command.isDone()) {
-				continue;
-			}
-			String refused = command.getOutput().getError();
-			command.completeExceptionally((refused != null) ? new RedisCommandExecutionException(refused)
-					: (failure != null) ? failure
-							: new UnacknowledgedWriteException("EXEC's reply held no reply to this command"));
-		}
-	}
-
-	private CompletableFuture<StatefulRedisConnection<K, V>> connectionFor(OrderedDispatcher<K, V> dispatcher, K slotKey) {
+	private CompletableFuture<StatefulRedisConnection<byte[], byte[]>> connectionFor(
+			OrderedDispatcher<byte[], byte[]> dispatcher, byte[] slotKey) {
 		return dispatcher.thenCompose((connection) -> {
-			if (connection instanceof StatefulRedisClusterConnection<K, V> cluster) {
+			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				int slot = SlotHash.getSlot(this.connections.codec().encodeKey(slotKey));
 				RedisClusterNode master = cluster.getPartitions().getMasterBySlot(slot);
 				if (master == null) {
@@ -211,9 +211,8 @@ public final class TransactionLane<K, V> implements AutoCloseable {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static <K, V> StatefulRedisConnection<K, V> standalone(StatefulConnection<K, V> connection) {
-		return (StatefulRedisConnection<K, V>) connection;
+	private static StatefulRedisConnection<byte[], byte[]> standalone(StatefulConnection<byte[], byte[]> connection) {
+		return (StatefulRedisConnection<byte[], byte[]>) connection;
 	}
 
 	/**

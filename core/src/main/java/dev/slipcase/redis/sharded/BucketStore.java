@@ -57,7 +57,7 @@ final class BucketStore {
 
 	private final CallNames callNames;
 
-	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane<byte[], byte[]> transactions,
+	BucketStore(CommandChannel<byte[], byte[]> redis, @Nullable TransactionLane transactions,
 			ShardedNamespace namespace, KeyPlacement placement, ServerLimits limits, BucketFill fill,
 			SlipcaseObserver observer) {
 		this.redis = redis;

@@ -11,18 +11,13 @@ import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.Pipeline;
+import dev.slipcase.redis.lettuce.QueuedWrites;
 import dev.slipcase.redis.lettuce.RedisFailures;
-import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.lettuce.TransactionLane;
 import dev.slipcase.redis.sharded.BucketScripts.Place;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.lettuce.core.TransactionResult;
-import io.lettuce.core.codec.ByteArrayCodec;
-import io.lettuce.core.output.IntegerListOutput;
-import io.lettuce.core.output.IntegerOutput;
-import io.lettuce.core.output.StatusOutput;
-import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandType;
 import org.jspecify.annotations.Nullable;
@@ -45,7 +40,7 @@ import org.springframework.data.redis.RedisSystemException;
  */
 final class BucketTransactions {
 
-	private final TransactionLane<byte[], byte[]> lane;
+	private final TransactionLane lane;
 
 	private final CommandChannel<byte[], byte[]> redis;
 
@@ -53,7 +48,7 @@ final class BucketTransactions {
 
 	private final ServerLimits limits;
 
-	BucketTransactions(TransactionLane<byte[], byte[]> lane, CommandChannel<byte[], byte[]> redis,
+	BucketTransactions(TransactionLane lane, CommandChannel<byte[], byte[]> redis,
 			ShardedNamespace namespace, ServerLimits limits) {
 		this.lane = lane;
 		this.redis = redis;
@@ -102,10 +97,10 @@ final class BucketTransactions {
 			for (int block = 0; block < blockCount; block++) {
 				List<Location> group = blocks.select(block, locations);
 				List<Counted> blockCounts = new ArrayList<>(0);
-				List<SlipcaseCommand<byte[], byte[], ?>> commands = commands(group, blocks.select(block, values),
-						blocks.select(block, places), ttlMode, ttlMillis, blockCounts);
+				QueuedWrites writes = writes(group, blocks.select(block, values), blocks.select(block, places), ttlMode,
+						ttlMillis, blockCounts);
 				Supplier<CompletableFuture<TransactionResult>> sending = () -> this.lane.execute(this.redis.database(),
-						group.get(0).bucket(), commands);
+						group.get(0).bucket(), writes);
 				if (sendings == null) {
 					sendings = List.of(sending);
 					onlyBlockCounts = blockCounts;
@@ -145,7 +140,7 @@ final class BucketTransactions {
 	private static CompletableFuture<TransactionResult> reported(CompletableFuture<TransactionResult> block,
 			List<Counted> counts, BucketFill fill) {
 		return counts.isEmpty() ? block
-				: block.whenComplete((ran, failure) -> counts.forEach((counted) -> counted.report(fill, failure == null)));
+				: block.whenComplete((ran, failure) -> counts.forEach((counted) -> counted.report(fill, ran)));
 	}
 
 	/**
@@ -183,108 +178,128 @@ final class BucketTransactions {
 		return refused;
 	}
 
-	private List<SlipcaseCommand<byte[], byte[], ?>> commands(List<Location> locations, List<byte[]> values,
-			List<Place> places, TtlMode ttlMode, long ttlMillis, List<Counted> counts) {
-		List<SlipcaseCommand<byte[], byte[], ?>> commands = new ArrayList<>(locations.size() + 2);
-		// one DEL for the whole block: its keys share the block's slot on a cluster, and a standalone
-		// server has no slots
-		CommandArgs<byte[], byte[]> unused = args();
-		int unusedCount = 0;
+	/**
+	 * The block's writes: per bucket the {@code SET} of each overflow value, the command(s) setting
+	 * its fields and the {@code HLEN} of a hashed bucket, whose place goes to {@code counts}; then
+	 * one {@code DEL} of the overflow keys of the values that fit (its keys share the block's slot
+	 * on a cluster, and a standalone server has no slots).
+	 */
+	private QueuedWrites writes(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode,
+			long ttlMillis, List<Counted> counts) {
 		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
+		QueuedWrites writes = sized(locations, places, buckets, ttlMode);
+		int unused = 0;
 		for (int bucket = 0; bucket < buckets.count(); bucket++) {
 			int[] positions = buckets.positions(bucket);
-			byte[] bucketKey = locations.get(positions[0]).bucket();
-			// without a TTL the fields go straight into HSET's arguments
-			CommandArgs<byte[], byte[]> hset = (ttlMode == TtlMode.CLEAR) ? args().addKey(bucketKey) : null;
-			List<byte[]> fieldsAndValues = (hset == null) ? new ArrayList<>(2 * positions.length) : List.of();
 			int fields = 0;
 			for (int i : positions) {
-				Location location = locations.get(i);
 				Place place = places.get(i);
 				if (place != Place.FIELD) {
-					commands.add(set(location.overflow(), values.get(i), ttlMode, ttlMillis));
+					set(writes, locations.get(i).overflow(), values.get(i), ttlMode, ttlMillis);
 				}
-				if (place == Place.OVERFLOW_ONLY) {
-					continue;
-				}
-				byte[] stored = (place == Place.FIELD) ? FieldValues.encode(values.get(i)) : FieldValues.OVERFLOW;
-				if (hset != null) {
-					hset.add(location.field()).add(stored);
-				}
-				else {
-					fieldsAndValues.add(location.field());
-					fieldsAndValues.add(stored);
-				}
-				fields++;
-				if (place == Place.FIELD) {
-					unused.addKey(location.overflow());
-					unusedCount++;
-				}
-			}
-			if (fields > 0) {
-				if (hset != null) {
-					commands.add(TransactionLane.command(CommandType.HSET, new IntegerOutput<>(ByteArrayCodec.INSTANCE),
-							hset));
-				}
-				else {
-					commands.addAll(setFields(bucketKey, fieldsAndValues, ttlMillis));
-				}
+				fields += (place != Place.OVERFLOW_ONLY) ? 1 : 0;
+				unused += (place == Place.FIELD) ? 1 : 0;
 			}
 			Location first = locations.get(positions[0]);
+			if (fields > 0) {
+				setFields(writes, first.bucket(), positions, fields, locations, values, places, ttlMode, ttlMillis);
+			}
 			if (first.isHashed()) {
-				SlipcaseCommand<byte[], byte[], Long> hlen = TransactionLane.command(CommandType.HLEN,
-						new IntegerOutput<>(ByteArrayCodec.INSTANCE), args().addKey(bucketKey));
-				commands.add(hlen);
-				counts.add(new Counted(first.hashedIndex(), hlen));
+				counts.add(new Counted(first.hashedIndex(), writes.size()));
+				writes.command(CommandType.HLEN).add(first.bucket());
 			}
 		}
-		if (unusedCount > 0) {
-			commands.add(TransactionLane.command(CommandType.DEL, new IntegerOutput<>(ByteArrayCodec.INSTANCE), unused));
-		}
-		return commands;
-	}
-
-	/** The commands that set the fields with the TTL asked for ({@link TtlMode#SET}). */
-	private List<SlipcaseCommand<byte[], byte[], ?>> setFields(byte[] bucket, List<byte[]> fieldsAndValues,
-			long ttlMillis) {
-		if (!this.limits.setWithExpiry()) {
-			CommandArgs<byte[], byte[]> args = args().addKey(bucket);
-			fieldsAndValues.forEach(args::add);
-			SlipcaseCommand<byte[], byte[], Long> hset = TransactionLane.command(CommandType.HSET,
-					new IntegerOutput<>(ByteArrayCodec.INSTANCE), args);
-			CommandArgs<byte[], byte[]> expire = args().addKey(bucket).add(ttlMillis).add(CommandKeyword.FIELDS)
-				.add(fieldsAndValues.size() / 2);
-			for (int i = 0; i < fieldsAndValues.size(); i += 2) {
-				expire.add(fieldsAndValues.get(i));
+		if (unused > 0) {
+			writes.command(CommandType.DEL);
+			for (int i = 0; i < locations.size(); i++) {
+				if (places.get(i) == Place.FIELD) {
+					writes.add(locations.get(i).overflow());
+				}
 			}
-			return List.of(hset, TransactionLane.command(CommandType.HPEXPIRE,
-					new IntegerListOutput<>(ByteArrayCodec.INSTANCE), expire));
 		}
-		CommandArgs<byte[], byte[]> args = args().addKey(bucket).add(CommandKeyword.PX).add(ttlMillis);
-		args.add(CommandKeyword.FIELDS).add(fieldsAndValues.size() / 2);
-		fieldsAndValues.forEach(args::add);
-		return List.of(TransactionLane.command(CommandType.HSETEX, new IntegerOutput<>(ByteArrayCodec.INSTANCE), args));
+		return writes;
 	}
 
-	private static SlipcaseCommand<byte[], byte[], String> set(byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
-		CommandArgs<byte[], byte[]> args = args().addKey(key).addValue(value);
+	/** Room for the writes of {@link #writes}, counted as it makes them, so that they never grow. */
+	private QueuedWrites sized(List<Location> locations, List<Place> places, KeyGroups buckets, TtlMode ttlMode) {
+		boolean twoCommands = ttlMode == TtlMode.SET && !this.limits.setWithExpiry();
+		int commands = 1;
+		int arguments = 0;
+		for (int i = 0; i < locations.size(); i++) {
+			Place place = places.get(i);
+			if (place != Place.FIELD) {
+				commands++;
+				arguments += (ttlMode == TtlMode.SET) ? 4 : 2;
+			}
+			if (place != Place.OVERFLOW_ONLY) {
+				// the field and its value, and the field again in HPEXPIRE
+				arguments += twoCommands ? 3 : 2;
+			}
+			if (place == Place.FIELD) {
+				arguments++; // the overflow key in DEL
+			}
+		}
+		for (int bucket = 0; bucket < buckets.count(); bucket++) {
+			// the field command(s) with their key and options, and the HLEN of a hashed bucket
+			commands += twoCommands ? 2 : 1;
+			arguments += (ttlMode == TtlMode.CLEAR) ? 1 : 5;
+			if (locations.get(buckets.positions(bucket)[0]).isHashed()) {
+				commands++;
+				arguments++;
+			}
+		}
+		return QueuedWrites.of(commands, arguments);
+	}
+
+	/**
+	 * The command(s) setting the {@code fields} fields of one bucket: {@code HSET}, or with the TTL
+	 * asked for ({@link TtlMode#SET}) {@code HSETEX … PX} or {@code HSET} and {@code HPEXPIRE}.
+	 */
+	private void setFields(QueuedWrites writes, byte[] bucket, int[] positions, int fields, List<Location> locations,
+			List<byte[]> values, List<Place> places, TtlMode ttlMode, long ttlMillis) {
+		boolean expiring = ttlMode == TtlMode.SET;
+		if (expiring && this.limits.setWithExpiry()) {
+			writes.command(CommandType.HSETEX).add(bucket).add(CommandKeyword.PX).add(ttlMillis);
+			writes.add(CommandKeyword.FIELDS).add(fields);
+		}
+		else {
+			writes.command(CommandType.HSET).add(bucket);
+		}
+		for (int i : positions) {
+			Place place = places.get(i);
+			if (place != Place.OVERFLOW_ONLY) {
+				writes.add(locations.get(i).field())
+					.add((place == Place.FIELD) ? FieldValues.encode(values.get(i)) : FieldValues.OVERFLOW);
+			}
+		}
+		if (expiring && !this.limits.setWithExpiry()) {
+			writes.command(CommandType.HPEXPIRE).add(bucket).add(ttlMillis).add(CommandKeyword.FIELDS).add(fields);
+			for (int i : positions) {
+				if (places.get(i) != Place.OVERFLOW_ONLY) {
+					writes.add(locations.get(i).field());
+				}
+			}
+		}
+	}
+
+	private static void set(QueuedWrites writes, byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
+		writes.command(CommandType.SET).add(key).add(value);
 		if (ttlMode == TtlMode.SET) {
-			args.add(CommandKeyword.PX).add(ttlMillis);
+			writes.add(CommandKeyword.PX).add(ttlMillis);
 		}
-		return TransactionLane.command(CommandType.SET, new StatusOutput<>(ByteArrayCodec.INSTANCE), args);
 	}
 
-	private static CommandArgs<byte[], byte[]> args() {
-		return new CommandArgs<>(ByteArrayCodec.INSTANCE);
-	}
+	/** The {@code HLEN} of hashed bucket {@code bucket}, command {@code command} of its block. */
+	private record Counted(int bucket, int command) {
 
-	/** The {@code HLEN} of hashed bucket {@code bucket} in a block. */
-	private record Counted(int bucket, CompletableFuture<Long> hlen) {
-
-		/** Reports the bucket's count to {@code fill}, or that it has none when the block did not run. */
-		void report(BucketFill fill, boolean ran) {
-			if (ran && this.hlen.isDone() && !this.hlen.isCompletedExceptionally()) {
-				fill.counted(this.bucket, this.hlen.join());
+		/**
+		 * Reports the bucket's count to {@code fill}, or that it has none when the block did not run
+		 * ({@code replies} is {@code null}).
+		 */
+		void report(BucketFill fill, @Nullable TransactionResult replies) {
+			Object count = (replies != null && this.command < replies.size()) ? replies.get(this.command) : null;
+			if (count instanceof Long hlen) {
+				fill.counted(this.bucket, hlen);
 			}
 			else {
 				fill.countFailed(this.bucket);

@@ -55,7 +55,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	private final ConnectionHolder<byte[], byte[]> connections;
 
 	/** Where plain writes run as MULTI/EXEC blocks; {@code null} on a borrowed connection. */
-	private final @Nullable TransactionLane<byte[], byte[]> transactions;
+	private final @Nullable TransactionLane transactions;
 
 	private final CommandChannel<byte[], byte[]> redis;
 
@@ -77,7 +77,7 @@ public final class ShardedTemplates implements AutoCloseable {
 	private ShardedTemplates(ConnectionHolder<byte[], byte[]> connections) {
 		this.connections = connections;
 		ConnectionHolder<byte[], byte[]> separate = connections.separate();
-		this.transactions = (separate != null) ? new TransactionLane<>(separate) : null;
+		this.transactions = (separate != null) ? new TransactionLane(separate) : null;
 		StatefulConnection<byte[], byte[]> connection = Await.result(connections.get(), CONNECT_TIMEOUT, "connect", null);
 		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();

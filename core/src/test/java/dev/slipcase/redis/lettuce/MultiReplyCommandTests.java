@@ -16,6 +16,7 @@ import io.lettuce.core.output.IntegerOutput;
 import io.lettuce.core.output.ValueOutput;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandEncoder;
+import io.lettuce.core.protocol.CommandKeyword;
 import io.lettuce.core.protocol.CommandHandler;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.DefaultEndpoint;
@@ -35,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link CommandEncoder} and a {@link MultiReplyCommandHandler} put in place of its
  * {@link CommandHandler}), fed the bytes a server sends, including those no test server can be
  * made to send at a chosen moment: a RESP3 push between replies, a reset after some replies, a
- * replay that fails.
+ * replay that fails, an {@code EXEC} answering for another number of commands.
  */
 class MultiReplyCommandTests {
 
@@ -76,43 +77,102 @@ class MultiReplyCommandTests {
 
 	@Test
 	void aBlockReadsItsRepliesAroundPushMessagesAndLeavesTheStackEmpty() {
-		TransactionBlock decision = new TransactionBlock();
-		SlipcaseCommand<String, String, Long> first = increment(decision);
-		SlipcaseCommand<String, String, Long> second = increment(decision);
 		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(first, second), result, null));
+		this.channel.writeOutbound(block(incrementsOfK(2), result));
 		assertThat(written()).isEqualTo("*1 $5 MULTI *2 $4 INCR $1 k *2 $4 INCR $1 k *1 $4 EXEC ");
 		receive("+OK\r\n+QUEUED\r\n>2\r\n$10\r\ninvalidate\r\n*1\r\n$1\r\nk\r\n+QUEUED\r\n");
 		assertThat(result).isNotDone();
 		receive(">2\r\n$10\r\ninvalidate\r\n_\r\n*2\r\n:1\r\n:2\r\n");
-		assertThat(first.join()).isEqualTo(1L);
-		assertThat(second.join()).isEqualTo(2L);
-		assertThat(result.join().size()).isEqualTo(2);
+		assertThat(replies(result)).containsExactly(1L, 2L);
 		assertThat(stack()).isZero();
 	}
 
 	@Test
-	void aBlockResetAfterSomeRepliesCancelsItsCommandsWithoutCallingLettucesWordsAReply() {
-		TransactionBlock decision = new TransactionBlock();
-		SlipcaseCommand<String, String, Long> first = increment(decision);
-		SlipcaseCommand<String, String, Long> second = increment(decision);
+	void aBlockWritesEachCommandFromItsArgumentsAndKeepsEachReplyAsAValue() {
+		QueuedWrites writes = QueuedWrites.of(4, 12);
+		writes.command(CommandType.SET).add(bytes("k")).add(bytes("v")).add(CommandKeyword.PX).add(1500);
+		writes.command(CommandType.HPEXPIRE).add(bytes("h")).add(1500).add(CommandKeyword.FIELDS).add(1).add(bytes("f"));
+		writes.command(CommandType.INCRBY).add(bytes("n")).add(-12);
+		writes.command(CommandType.GET).add(bytes("k"));
 		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(first, second), result, null));
+		this.channel.writeOutbound(block(writes, result));
+		assertThat(written()).isEqualTo("*1 $5 MULTI *5 $3 SET $1 k $1 v $2 PX $4 1500 "
+				+ "*6 $8 HPEXPIRE $1 h $4 1500 $6 FIELDS $1 1 $1 f *3 $6 INCRBY $1 n $3 -12 *2 $3 GET $1 k *1 $4 EXEC ");
+		receive("+OK\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n+QUEUED\r\n");
+		receive("*4\r\n+OK\r\n*1\r\n:1\r\n:-11\r\n$1\r\nv\r\n");
+		List<Object> replies = replies(result);
+		assertThat(replies).hasSize(4);
+		assertThat(replies.get(0)).isEqualTo("OK");
+		assertThat(replies.get(1)).isEqualTo(List.of(1L));
+		assertThat(replies.get(2)).isEqualTo(-11L);
+		assertThat(replies.get(3)).isEqualTo(bytes("v"));
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void anErrorElementOfExecIsItsCommandsReplyAndTheOthersRun() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(incrementsOfK(2), result));
+		written();
+		receive("+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n-ERR value is not an integer or out of range\r\n:1\r\n");
+		List<Object> replies = replies(result);
+		assertThat(replies.get(0)).isInstanceOf(RedisCommandExecutionException.class)
+			.asString()
+			.contains("not an integer");
+		assertThat(replies.get(1)).isEqualTo(1L);
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aCommandRefusedWhenQueuedFailsTheBlockWithExecAbortCarryingItsError() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(incrementsOfK(2), result));
+		written();
+		receive("+OK\r\n+QUEUED\r\n-MOVED 7186 127.0.0.1:7001\r\n");
+		assertThat(result).isNotDone();
+		receive("-EXECABORT Transaction discarded because of previous errors.\r\n");
+		Throwable failure = failure(result);
+		assertThat(failure).isInstanceOf(RedisCommandExecutionException.class).hasMessageStartingWith("EXECABORT");
+		assertThat(RedisFailures.isBlockNotApplied(failure)).isTrue();
+		assertThat(failure.getSuppressed()).singleElement().asString().contains("MOVED 7186");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBlockWhoseExecAnswersForAnotherNumberOfCommandsFailsAsUnknown() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(incrementsOfK(2), result));
+		written();
+		receive("+OK\r\n+QUEUED\r\n+QUEUED\r\n*1\r\n:1\r\n");
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("1 replies to a block of 2");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aDiscardedTransactionFailsAsUnknown() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(incrementsOfK(1), result));
+		written();
+		receive("+OK\r\n+QUEUED\r\n*-1\r\n");
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class).hasMessageContaining("discarded");
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBlockResetAfterSomeRepliesCancelsItWithoutCallingLettucesWordsAReply() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(incrementsOfK(2), result));
 		written();
 		receive("+OK\r\n+QUEUED\r\n");
 		this.channel.pipeline().fireUserEventTriggered(new ConnectionEvents.Reset());
-		assertThat(failure(first)).isInstanceOf(CancellationException.class);
-		assertThat(failure(second)).isInstanceOf(CancellationException.class);
 		assertThat(failure(result)).isInstanceOf(CancellationException.class);
 	}
 
 	@Test
 	void aBlockWrittenAgainWritesPingAndFailsAsUnacknowledgedWhenItsConnectionFails() {
-		TransactionBlock decision = new TransactionBlock();
-		SlipcaseCommand<String, String, Long> increment = increment(decision);
 		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		BlockCommand<String, String> block = new BlockCommand<>(StringCodec.UTF8, decision, List.of(increment), result,
-				null);
+		BlockCommand block = block(incrementsOfK(1), result);
 		this.channel.writeOutbound(block);
 		written();
 		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
@@ -120,19 +180,50 @@ class MultiReplyCommandTests {
 		assertThat(written()).isEqualTo("*1 $4 PING ");
 		this.channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
-		assertThat(failure(increment)).isInstanceOf(UnacknowledgedWriteException.class);
+	}
+
+	@Test
+	void aBlockWrittenAgainWritesPingAndFailsAsUnacknowledgedOnceItIsAnswered() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		BlockCommand block = block(incrementsOfK(1), result);
+		this.channel.writeOutbound(block);
+		written();
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(block);
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+		receive("+PONG\r\n");
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
+		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBlockGivenUpBeforeItIsWrittenWritesPingAndFailsAsCancelled() {
+		TransactionBlock decision = new TransactionBlock();
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		decision.abandon();
+		this.channel.writeOutbound(new BlockCommand(decision, incrementsOfK(1), result, null));
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+		receive("+PONG\r\n");
+		assertThat(failure(result)).isInstanceOf(CancellationException.class);
+		assertThat(stack()).isZero();
 	}
 
 	@Test
 	void aBlockWhoseMultiIsRefusedReadsEveryReplyAndFailsAsUnknown() {
-		TransactionBlock decision = new TransactionBlock();
-		SlipcaseCommand<String, String, Long> increment = increment(decision);
 		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(new BlockCommand<>(StringCodec.UTF8, decision, List.of(increment), result, null));
+		this.channel.writeOutbound(block(incrementsOfK(1), result));
 		written();
 		receive("-NOPERM no\r\n:7\r\n-ERR EXEC without MULTI\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
 		assertThat(stack()).isZero();
+	}
+
+	@Test
+	void aBlockThroughAStockHandlerWritesPingAlone() throws Exception {
+		this.channel.finishAndReleaseAll();
+		this.channel = channel(false);
+		this.channel.writeOutbound(block(incrementsOfK(2), new CompletableFuture<>()));
+		assertThat(written()).isEqualTo("*1 $4 PING ");
 	}
 
 	@Test
@@ -338,11 +429,22 @@ class MultiReplyCommandTests {
 		return new String(bytes, StandardCharsets.UTF_8);
 	}
 
-	private static SlipcaseCommand<String, String, Long> increment(TransactionBlock decision) {
-		SlipcaseCommand<String, String, Long> command = SlipcaseCommand.queued(CommandType.INCR,
-				new IntegerOutput<>(StringCodec.UTF8), new CommandArgs<>(StringCodec.UTF8).addKey("k"));
-		assertThat(command.joinBlock(decision)).isTrue();
-		return command;
+	/** A block of {@code count} {@code INCR k}. */
+	private static QueuedWrites incrementsOfK(int count) {
+		QueuedWrites writes = QueuedWrites.of(count, count);
+		for (int i = 0; i < count; i++) {
+			writes.command(CommandType.INCR).add(bytes("k"));
+		}
+		return writes;
+	}
+
+	private static BlockCommand block(QueuedWrites writes, CompletableFuture<TransactionResult> result) {
+		return new BlockCommand(new TransactionBlock(), writes, result, null);
+	}
+
+	private static List<Object> replies(CompletableFuture<TransactionResult> result) {
+		assertThat(result).isCompleted();
+		return result.join().stream().toList();
 	}
 
 	private static SlipcaseCommand<String, String, String> get(String key) {
