@@ -1,6 +1,7 @@
 package dev.slipcase.redis.lettuce;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.api.StatefulConnection;
@@ -73,6 +74,27 @@ final class BatchCommand<K, V> extends MultiReplyCommand<K, V, Void> {
 		for (RedisCommand<K, V, ?> command : undone) {
 			command.encode(buf);
 		}
+	}
+
+	/**
+	 * The commands of {@code commands} not done, in order, as Lettuce leaves a done command out of a
+	 * write: {@code commands} itself when none is.
+	 */
+	private static <C extends RedisCommand<?, ?, ?>> List<C> undone(List<C> commands) {
+		int done = 0;
+		for (C command : commands) {
+			done += command.isDone() ? 1 : 0;
+		}
+		if (done == 0) {
+			return commands;
+		}
+		List<C> undone = new ArrayList<>(commands.size() - done);
+		for (C command : commands) {
+			if (!command.isDone()) {
+				undone.add(command);
+			}
+		}
+		return undone;
 	}
 
 	/** Lettuce read the last reply ({@link MultiReplyCommandHandler#canComplete}), or a stock handler the first. */

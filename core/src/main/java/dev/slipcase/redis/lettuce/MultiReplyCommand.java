@@ -2,8 +2,6 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -86,27 +84,6 @@ abstract class MultiReplyCommand<K, V, T> extends CommandOutput<K, V, T> impleme
 		}
 		this.done = true;
 		return true;
-	}
-
-	/**
-	 * The commands of {@code commands} not done, in order, as Lettuce leaves a done command out of a
-	 * write: {@code commands} itself when none is.
-	 */
-	static <C extends RedisCommand<?, ?, ?>> List<C> undone(List<C> commands) {
-		int done = 0;
-		for (C command : commands) {
-			done += command.isDone() ? 1 : 0;
-		}
-		if (done == 0) {
-			return commands;
-		}
-		List<C> undone = new ArrayList<>(commands.size() - done);
-		for (C command : commands) {
-			if (!command.isDone()) {
-				undone.add(command);
-			}
-		}
-		return undone;
 	}
 
 	/** The output the reply being read goes to, {@code null} for none (a reply to {@code PING}). */
