@@ -111,10 +111,8 @@ class MultiReplyCommandTests {
 
 	@Test
 	void anErrorElementOfExecIsItsCommandsReplyAndTheOthersRun() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(2), result));
-		written();
-		receive("+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n-ERR value is not an integer or out of range\r\n:1\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(2),
+				"+OK\r\n+QUEUED\r\n+QUEUED\r\n*2\r\n-ERR value is not an integer or out of range\r\n:1\r\n");
 		List<Object> replies = replies(result);
 		assertThat(replies.get(0)).isInstanceOf(RedisCommandExecutionException.class)
 			.asString()
@@ -125,10 +123,8 @@ class MultiReplyCommandTests {
 
 	@Test
 	void aCommandRefusedWhenQueuedFailsTheBlockWithExecAbortCarryingItsError() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(2), result));
-		written();
-		receive("+OK\r\n+QUEUED\r\n-MOVED 7186 127.0.0.1:7001\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(2),
+				"+OK\r\n+QUEUED\r\n-MOVED 7186 127.0.0.1:7001\r\n");
 		assertThat(result).isNotDone();
 		receive("-EXECABORT Transaction discarded because of previous errors.\r\n");
 		Throwable failure = failure(result);
@@ -140,10 +136,8 @@ class MultiReplyCommandTests {
 
 	@Test
 	void aBlockWhoseExecAnswersForAnotherNumberOfCommandsFailsAsUnknown() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(2), result));
-		written();
-		receive("+OK\r\n+QUEUED\r\n+QUEUED\r\n*1\r\n:1\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(2),
+				"+OK\r\n+QUEUED\r\n+QUEUED\r\n*1\r\n:1\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class)
 			.hasMessageContaining("1 replies to a block of 2");
 		assertThat(stack()).isZero();
@@ -151,46 +145,28 @@ class MultiReplyCommandTests {
 
 	@Test
 	void aDiscardedTransactionFailsAsUnknown() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(1), result));
-		written();
-		receive("+OK\r\n+QUEUED\r\n*-1\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(1), "+OK\r\n+QUEUED\r\n*-1\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class).hasMessageContaining("discarded");
 		assertThat(stack()).isZero();
 	}
 
 	@Test
 	void aBlockResetAfterSomeRepliesCancelsItWithoutCallingLettucesWordsAReply() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(2), result));
-		written();
-		receive("+OK\r\n+QUEUED\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(2), "+OK\r\n+QUEUED\r\n");
 		this.channel.pipeline().fireUserEventTriggered(new ConnectionEvents.Reset());
 		assertThat(failure(result)).isInstanceOf(CancellationException.class);
 	}
 
 	@Test
 	void aBlockWrittenAgainWritesPingAndFailsAsUnacknowledgedWhenItsConnectionFails() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		BlockCommand block = block(incrementsOfK(1), result);
-		this.channel.writeOutbound(block);
-		written();
-		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
-		this.channel.writeOutbound(block);
-		assertThat(written()).isEqualTo("*1 $4 PING ");
+		CompletableFuture<TransactionResult> result = blockWrittenAgain();
 		this.channel.pipeline().fireExceptionCaught(new IOException("Connection reset by peer"));
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
 	}
 
 	@Test
 	void aBlockWrittenAgainWritesPingAndFailsAsUnacknowledgedOnceItIsAnswered() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		BlockCommand block = block(incrementsOfK(1), result);
-		this.channel.writeOutbound(block);
-		written();
-		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
-		this.channel.writeOutbound(block);
-		assertThat(written()).isEqualTo("*1 $4 PING ");
+		CompletableFuture<TransactionResult> result = blockWrittenAgain();
 		receive("+PONG\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
 		assertThat(stack()).isZero();
@@ -210,10 +186,8 @@ class MultiReplyCommandTests {
 
 	@Test
 	void aBlockWhoseMultiIsRefusedReadsEveryReplyAndFailsAsUnknown() {
-		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
-		this.channel.writeOutbound(block(incrementsOfK(1), result));
-		written();
-		receive("-NOPERM no\r\n:7\r\n-ERR EXEC without MULTI\r\n");
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(1),
+				"-NOPERM no\r\n:7\r\n-ERR EXEC without MULTI\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class);
 		assertThat(stack()).isZero();
 	}
@@ -440,6 +414,27 @@ class MultiReplyCommandTests {
 
 	private static BlockCommand block(QueuedWrites writes, CompletableFuture<TransactionResult> result) {
 		return new BlockCommand(new TransactionBlock(), writes, result, null);
+	}
+
+	/** Writes a block of {@code writes} and feeds it {@code replies}: its result. */
+	private CompletableFuture<TransactionResult> blockAnswered(QueuedWrites writes, String replies) {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		this.channel.writeOutbound(block(writes, result));
+		written();
+		receive(replies);
+		return result;
+	}
+
+	/** Writes a block of one {@code INCR}, then again, as Lettuce does after a reconnect: it writes {@code PING}. */
+	private CompletableFuture<TransactionResult> blockWrittenAgain() {
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		BlockCommand block = block(incrementsOfK(1), result);
+		this.channel.writeOutbound(block);
+		written();
+		handler().getStack().clear(); // as Lettuce drains it for a replay after a reconnect
+		this.channel.writeOutbound(block);
+		assertThat(written()).isEqualTo("*1 $4 PING ");
+		return result;
 	}
 
 	private static List<Object> replies(CompletableFuture<TransactionResult> result) {
