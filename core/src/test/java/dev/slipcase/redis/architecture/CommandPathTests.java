@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * One command path under every template: each command core sends is a {@code SlipcaseCommand}
  * (its concerns steps of it, not command classes of their own), or several of them written as one
- * (a transaction lane's {@code BlockCommand}, the dispatcher's {@code BatchCommand}), or value reads
- * written as one ({@code ValueReads}, which makes itself and falls back to {@code SlipcaseCommand}s); only
+ * (the dispatcher's {@code BatchCommand}), or a lane's block or value reads written as one
+ * ({@code BlockCommand}, {@code ValueReads}: each falls back to {@code SlipcaseCommand}s); only
  * {@code OrderedDispatcher} hands commands to a Lettuce connection, and the sharded template's
  * {@code set}, {@code get} and {@code incrBy} reach both, as {@code ValueTemplate}'s do. Read from
  * the compiled classes: the calls each operation can make, followed through every class of core
@@ -87,7 +87,8 @@ class CommandPathTests {
 			.should()
 			.callConstructorWhere(target(owner(assignableTo(RedisCommand.class))))
 			.because("a command's concerns are steps of SlipcaseCommand (CommandStep), not classes of their own; "
-					+ "a lane's block and a dispatcher's batch are SlipcaseCommands written as one, value reads make themselves")
+					+ "a dispatcher's batch is SlipcaseCommands written as one, a lane's block and value reads write "
+					+ "themselves")
 			.check(CORE);
 		noClasses().that()
 			.haveFullyQualifiedName(LANE)
