@@ -16,15 +16,12 @@ import io.netty.buffer.ByteBuf;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link TransactionLane} block as one Lettuce command, and its own output: {@link #encode} writes
- * {@code MULTI}, the block's {@link QueuedWrites} and {@code EXEC} at once, and the replies go,
- * counted, to {@code MULTI}'s error (if any), to the error each command was refused with as Redis
- * queues it, then to an {@link ExecOutput}. Only a {@link MultiReplyCommandHandler} keeps it on the
- * stack until the last reply; one that reaches a stock handler writes {@code PING} in its place, and
- * its block then goes out as separate commands. Written at most once: written again after a
- * reconnect, or given up before it was written ({@link TransactionBlock#abandon()}), it writes
- * {@code PING}, and its block fails as unacknowledged or cancelled. Encoded, read and completed on
- * the connection's event loop; holds no buffer.
+ * A {@link TransactionLane} block as one Lettuce command and its own output: writes {@code MULTI}, its
+ * {@link QueuedWrites} and {@code EXEC} at once, and reads {@code MULTI}'s error, each write's queueing
+ * error and {@code EXEC}'s {@link ExecOutput}. Through a stock handler (not a
+ * {@link MultiReplyCommandHandler}) it writes {@code PING} and the block goes out as separate commands;
+ * written again after a reconnect, or given up before ({@link TransactionBlock#abandon()}), it writes
+ * {@code PING} and fails as unacknowledged or cancelled. Event loop only; holds no buffer.
  */
 final class BlockCommand extends MultiReplyCommand<byte[], byte[], TransactionResult> {
 

@@ -17,13 +17,11 @@ import io.lettuce.core.protocol.CommandType;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The output of a {@link TransactionLane} block's {@code EXEC}: keeps each element of the reply, one
- * per queued command, as a value (a {@code Long}, a {@code byte[]} for a bulk string, a
- * {@code String} for the status a command such as {@code SET} answers, a {@code List} for an array,
- * a {@link RedisCommandExecutionException} for an error), and gives them as a
- * {@link TransactionResult}. An error before the array
- * ({@code EXECABORT}) is {@code EXEC}'s own; a discarded transaction, or an array of another length
- * than the block, is {@link #unexpected()}. One per block; used on the connection's event loop only.
+ * The output of a {@link TransactionLane} block's {@code EXEC}: each element of the reply, one per
+ * queued write, kept as a value ({@code Long}, {@code byte[]}, a {@code SET}'s status as a
+ * {@code String}, {@code List}, {@link RedisCommandExecutionException}) of a {@link TransactionResult}.
+ * An error before the array ({@code EXECABORT}) is {@code EXEC}'s own; a discarded transaction, or an
+ * array of another length than the block, is {@link #unexpected()}. One per block; event loop only.
  */
 final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> {
 

@@ -34,9 +34,10 @@ import org.junit.jupiter.params.provider.EnumSource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Tests {@link TransactionLane} against a real server: what a block's future says, and that blocks dispatched from many threads while others are given up stay whole;
- * each on a client of default resources (a block goes out as {@code MULTI}, its commands and
- * {@code EXEC}) and on one of {@link WriteCoalescing}'s (a block goes out as one command).
+ * Tests {@link TransactionLane} against a real server: what a block's future says, and that blocks
+ * dispatched from many threads while others are given up stay whole; each on a client of default
+ * resources (a block goes out as {@code MULTI}, its commands and {@code EXEC}) and on one of
+ * {@link WriteCoalescing}'s (a block goes out as one command).
  */
 @ExtendWith(RedisExtension.class)
 @ParameterizedClass(name = "[{index}] {0}")
