@@ -44,6 +44,9 @@ final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> 
 
 	private boolean discarded;
 
+	/** A value came before any array header: {@code EXEC} answered with something else than an array. */
+	private boolean notArray;
+
 	/** The array's length when it is not one element per command: nothing is kept then. */
 	private int mismatched = -1;
 
@@ -62,11 +65,14 @@ final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> 
 	}
 
 	/**
-	 * What was wrong with a reply that came, or {@code null}: a discarded transaction, or an array
-	 * that is not one element per command (something else was queued inside the block, or a command
-	 * of it was not), whose elements were kept for no command.
+	 * What was wrong with a reply that came, or {@code null}: a discarded transaction, a reply that is
+	 * not an array, or an array that is not one element per command (something else was queued inside
+	 * the block, or a command of it was not), whose elements were kept for no command.
 	 */
 	@Nullable String unexpected() {
+		if (this.notArray) {
+			return "EXEC answered with a value that is not an array";
+		}
 		if (this.discarded) {
 			return "EXEC answered that the transaction was discarded";
 		}
@@ -110,6 +116,7 @@ final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> 
 		if (!this.started) {
 			// a null array: the transaction was discarded
 			this.discarded = bytes == null;
+			this.notArray = bytes != null;
 			return;
 		}
 		if (bytes == null) {
@@ -186,7 +193,11 @@ final class ExecOutput extends CommandOutput<byte[], byte[], TransactionResult> 
 
 	/** A value read inside the array: the element, or a part of the innermost array open in it. */
 	private void value(@Nullable Object value) {
-		if (!this.started || !keeps()) {
+		if (!this.started) {
+			this.notArray = true;
+			return;
+		}
+		if (!keeps()) {
 			return;
 		}
 		List<List<@Nullable Object>> open = this.open;

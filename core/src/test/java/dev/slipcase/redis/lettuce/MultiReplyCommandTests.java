@@ -28,6 +28,8 @@ import io.netty.channel.embedded.EmbeddedChannel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -140,6 +142,16 @@ class MultiReplyCommandTests {
 				"+OK\r\n+QUEUED\r\n+QUEUED\r\n*1\r\n:1\r\n");
 		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class)
 			.hasMessageContaining("1 replies to a block of 2");
+		assertThat(stack()).isZero();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { ":1\r\n", "+OK\r\n", "$2\r\nno\r\n" })
+	void aBlockWhoseExecAnswersWithNoArrayFailsAsUnknown(String exec) {
+		CompletableFuture<TransactionResult> result = blockAnswered(incrementsOfK(2),
+				"+OK\r\n+QUEUED\r\n+QUEUED\r\n" + exec);
+		assertThat(failure(result)).isInstanceOf(UnacknowledgedWriteException.class)
+			.hasMessageContaining("not an array");
 		assertThat(stack()).isZero();
 	}
 
