@@ -154,11 +154,17 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 	 * have queued some of its block when the loop runs them, so the loop itself never writes a block
 	 * at once but queues its dispatch, under the lock, behind the blocks already queued whole. An
 	 * event loop that cannot tell the channel (not connected) queues it on itself, behind those it
-	 * queued before.
+	 * queued before. Any other thread too hands the dispatch to the channel's loop, so that every
+	 * command of the block is encoded in one task: dispatched from another thread, Lettuce queues a
+	 * task per command, and a connection that closes between two of them would have written the
+	 * block's {@code MULTI} but not the commands after it, which a reconnect then writes alone.
 	 */
 	static <K, V> void sendTogether(StatefulConnection<K, V> connection, List<? extends RedisCommand<K, V, ?>> commands,
 			Object lock) {
-		EventExecutor loop = ownLoop(connection);
+		EventExecutor loop = CommandLoops.of(connection);
+		if (loop == null) {
+			loop = ownLoop(connection);
+		}
 		if (loop != null) {
 			synchronized (lock) {
 				if (hop(loop, () -> dispatchNow(connection, commands, lock))) {
