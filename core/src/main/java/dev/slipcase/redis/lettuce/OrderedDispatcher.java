@@ -86,8 +86,8 @@ public final class OrderedDispatcher<K, V> extends CompletableFuture<StatefulCon
 
 	/**
 	 * Whether this dispatcher can take commands: its holder has not closed, and, for a
-	 * {@linkplain #OrderedDispatcher(CompletableFuture, boolean, AtomicBoolean) replaceable} one, the connection has
-	 * not failed to open and is not disconnected for good. A connection that reconnects by itself
+	 * {@linkplain #OrderedDispatcher(CompletableFuture, boolean, AtomicBoolean) replaceable} one,
+	 * the connection has not failed to open and is not disconnected for good. A connection that reconnects by itself
 	 * (Lettuce's default) stays usable while it reconnects, its commands queued and retried; one
 	 * without auto-reconnect is unusable once it lost its channel, and so is one that was closed
 	 * (its client shut down, as stopping Spring's connection factory does), which never reconnects.
