@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
  * while it reconnects, say), and no later turn is sent. So a call whose caller was told it failed
  * writes nothing afterwards, on the blocking and the reactive path alike.
  * <p>
- * The command timeout counts per turn, as it does for a lone command: {@link Await#result} and
- * {@link ReactiveReplies#mono} give a call up when its turn under way has waited that long, not
- * when the call as a whole has (a call of three turns may take up to three timeouts).
+ * The command timeout counts per turn, as it does for a lone command: {@link CommandChannel#await}
+ * and {@link ReactiveReplies#mono} give a call up when its turn under way has waited that long,
+ * not when the call as a whole has (a call of three turns may take up to three timeouts).
  * <p>
  * One per call; thread-safe (turns run on whichever thread completed the turn before).
  */

@@ -3,12 +3,17 @@ package dev.slipcase.redis.lettuce;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.serializer.KeyedSerializationException;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanCursor;
@@ -25,8 +30,9 @@ import reactor.core.publisher.Mono;
  * Where the commands of a template go: one database of a {@link ConnectionHolder}, with the
  * command timeout its sync methods wait for. Sends one command at once ({@link #submit}) through the
  * database's {@link OrderedDispatcher}, many in one write ({@link #pipeline()}), waits for replies
- * with {@link Await}'s contract ({@link #await}, {@link #call}), and scans keys, across every
- * master of a cluster. Thread-safe; its one mutable field caches the holder's dispatcher.
+ * with one exception contract for every sync path ({@link #await}, {@link #call}; statically for
+ * callers without a channel), and scans keys, across every master of a cluster. Thread-safe; its
+ * one mutable field caches the holder's dispatcher.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -105,7 +111,7 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 	}
 
 	/**
-	 * Sends {@code command} and waits for its reply, see {@link Await#result}.
+	 * Sends {@code command} and waits for its reply, see {@link #await(Future, Duration, String, Object)}.
 	 * @param action what is being done, for the message
 	 * @param key the key it is done to, for the message; may be {@code null}
 	 */
@@ -122,9 +128,9 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 		return reply;
 	}
 
-	/** Waits for one reply within the timeout, see {@link Await#result}. */
+	/** Waits for one reply within the timeout, see {@link #await(Future, Duration, String, Object)}. */
 	public <T> T await(Future<T> reply, String action, @Nullable Object key) {
-		return Await.result(reply, this.timeout, action, key);
+		return await(reply, this.timeout, action, key);
 	}
 
 	/**
@@ -136,7 +142,7 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 	}
 
 	/**
-	 * Completes once every reply completed, as {@link Await#all} returns: failing with the first
+	 * Completes once every reply completed, as {@link #awaitAll} returns: failing with the first
 	 * failure in the order given, translated, when any failed.
 	 * @param action what the replies are for, as in "Redis failed to {@code action}": asked for only
 	 * when one failed
@@ -151,7 +157,7 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 		});
 	}
 
-	/** Completes once every reply completed, successfully or not, as {@link Await#settled} returns. */
+	/** Completes once every reply completed, successfully or not, as {@link #awaitSettled} returns. */
 	public static CompletableFuture<Void> settled(Collection<? extends CompletableFuture<?>> replies) {
 		if (replies.size() == 1) {
 			return replies.iterator().next().handle((value, failure) -> null);
@@ -159,14 +165,124 @@ public final class CommandChannel<K, V> implements CommandSink<K, V> {
 		return CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new)).handle((value, failure) -> null);
 	}
 
-	/** Waits for every reply within one timeout, see {@link Await#all}. */
+	/** Waits for every reply within one timeout, see {@link #awaitAll(Collection, Duration, String, Object)}. */
 	public void awaitAll(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
-		Await.all(replies, this.timeout, action, key);
+		awaitAll(replies, this.timeout, action, key);
 	}
 
-	/** Waits until every command completed, successfully or not, see {@link Await#settled}. */
+	/**
+	 * Waits until every command completed, successfully or not, see
+	 * {@link #awaitSettled(Collection, Duration, String, Object)}.
+	 */
 	public void awaitSettled(Collection<? extends Future<?>> replies, String action, @Nullable Object key) {
-		Await.settled(replies, this.timeout, action, key);
+		awaitSettled(replies, this.timeout, action, key);
+	}
+
+	/**
+	 * The result of one command, with one contract: the reply, or the failure as
+	 * {@link RedisFailures#translate} turns it into a Spring {@code DataAccessException} (a
+	 * {@code SerializationException} stays one). A command that does not complete within the timeout,
+	 * or whose caller is interrupted while waiting, is cancelled, which releases the buffers it owns;
+	 * a command already written may still be applied by Redis, which the exception says. What was
+	 * being done is turned into text only when something fails.
+	 * @param reply the command or a future that completes with it, never {@code null}
+	 * @param timeout how long to wait, never {@code null}
+	 * @param action what is being done, such as {@code "get"}, for the message
+	 * @param key the key it is done to, for the message; may be {@code null}
+	 * @throws org.springframework.dao.QueryTimeoutException when the timeout passed (the command was
+	 * cancelled)
+	 */
+	public static <T> T await(Future<T> reply, Duration timeout, String action, @Nullable Object key) {
+		try {
+			long waitNanos = timeout.toNanos();
+			while (true) {
+				try {
+					return reply.get(waitNanos, TimeUnit.NANOSECONDS);
+				}
+				catch (TimeoutException ex) {
+					// a call of several turns: the timeout counts from the start of the turn under way
+					waitNanos = CallSteps.nanosLeft(reply, timeout.toNanos());
+					if (waitNanos <= 0) {
+						throw ex;
+					}
+				}
+			}
+		}
+		catch (TimeoutException ex) {
+			reply.cancel(false);
+			throw RedisFailures.timedOut(what(action, key), timeout, null);
+		}
+		catch (InterruptedException ex) {
+			reply.cancel(false);
+			Thread.currentThread().interrupt();
+			throw RedisFailures.interrupted(what(action, key), ex);
+		}
+		catch (ExecutionException | CancellationException ex) {
+			throw RedisFailures.translate(ex, what(action, key));
+		}
+	}
+
+	/**
+	 * Waits for every command of a pipelined batch within one timeout for them all. When any
+	 * failed, the first failure is thrown once every command completed; when the timeout passes,
+	 * every command not yet complete is cancelled.
+	 * @param replies the commands or futures following them, never {@code null}
+	 * @param timeout how long to wait for all of them, never {@code null}
+	 * @param action what is being done, for the message
+	 * @param key the key it is done to, for the message; may be {@code null}
+	 */
+	public static void awaitAll(Collection<? extends Future<?>> replies, Duration timeout, String action,
+			@Nullable Object key) {
+		Throwable failure = waitForAll(replies, timeout, action, key);
+		if (failure != null) {
+			throw RedisFailures.translate(failure, what(action, key));
+		}
+	}
+
+	/**
+	 * Waits until every command of a pipelined batch completed, successfully or not, within one
+	 * timeout for them all, for a caller that looks at each command's outcome itself. When the
+	 * timeout passes, every command not yet complete is cancelled.
+	 * @param replies the commands or futures following them, never {@code null}
+	 * @param timeout how long to wait for all of them, never {@code null}
+	 * @param action what is being done, for the message
+	 * @param key the key it is done to, for the message; may be {@code null}
+	 */
+	public static void awaitSettled(Collection<? extends Future<?>> replies, Duration timeout, String action,
+			@Nullable Object key) {
+		waitForAll(replies, timeout, action, key);
+	}
+
+	/** Waits for every reply; the first failure, or {@code null}. */
+	private static @Nullable Throwable waitForAll(Collection<? extends Future<?>> replies, Duration timeout,
+			String action, @Nullable Object key) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		Throwable failure = null;
+		for (Future<?> reply : replies) {
+			try {
+				reply.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				replies.forEach((pending) -> pending.cancel(false));
+				throw RedisFailures.timedOut(what(action, key), timeout, null);
+			}
+			catch (InterruptedException ex) {
+				replies.forEach((pending) -> pending.cancel(false));
+				Thread.currentThread().interrupt();
+				throw RedisFailures.interrupted(what(action, key), ex);
+			}
+			catch (ExecutionException | CancellationException ex) {
+				if (failure == null) {
+					failure = ex;
+				}
+			}
+		}
+		return failure;
+	}
+
+	/** What is being done, for a message: the action and the key, e.g. {@code get 'order:42'}. */
+	static String what(String action, @Nullable Object key) {
+		return (key != null) ? action + " '" + KeyedSerializationException.describe(key) + "'" : action;
 	}
 
 	/**

@@ -1,17 +1,15 @@
 package dev.slipcase.redis.lettuce;
 
-import java.util.concurrent.CompletableFuture;
-
 import org.jspecify.annotations.Nullable;
 
 /**
  * One job a {@link SlipcaseCommand} does when it ends, whichever way it ends (a reply, an error
- * reply, a failure, a cancellation, or a caller completing it): release the buffers it owns
- * ({@link OwnedBuffers}), stop its observation ({@link ObservesCommand}), forget the keys it
- * changed in a near cache. A step is added before the command is dispatched and holds no lock;
- * each method may run more than once when the command ends on two threads at once, so a step
- * does its job once however often it is called.
+ * reply, a failure, a cancellation, or a caller completing it): stop its observation
+ * ({@link ObservesCommand}), forget the keys it changed in a near cache. A step is added before the
+ * command is dispatched and holds no lock; it may run more than once when the command ends on two
+ * threads at once, so a step does its job once however often it is called.
  */
+@FunctionalInterface
 public interface CommandStep {
 
 	/**
@@ -19,15 +17,6 @@ public interface CommandStep {
 	 * job done.
 	 * @param failure what the command fails with, or {@code null} when it completes with a value
 	 */
-	default void beforeCompletion(@Nullable Throwable failure) {
-	}
-
-	/**
-	 * Runs once the command is done, when Lettuce no longer writes it: for what an encode of the
-	 * command still reads until then, such as its buffers.
-	 * @param done the command's future, completed
-	 */
-	default void afterCompletion(CompletableFuture<?> done) {
-	}
+	void beforeCompletion(@Nullable Throwable failure);
 
 }

@@ -15,12 +15,12 @@ import reactor.core.scheduler.Schedulers;
 import reactor.util.context.Context;
 
 /**
- * Replies as Reactor {@link Mono}s, with {@link Await}'s contract for a caller that does not
- * block. The command is sent when the reply is first asked for (the first {@code request}, which
+ * Replies as Reactor {@link Mono}s, with {@link CommandChannel#await}'s contract for a caller that
+ * does not block. The command is sent when the reply is first asked for (the first {@code request}, which
  * {@code block()} and {@code subscribe()} make at once, and an operator such as {@code concatMap}
  * only when its subscriber wants the value), so nothing is sent for a subscriber that is not ready,
  * and the timeout counts from the sending. The {@code Mono} emits the reply (nothing for a
- * {@code null} one) or fails with what {@link Await#result} throws (Spring's
+ * {@code null} one) or fails with what {@link CommandChannel#await} throws (Spring's
  * {@code DataAccessException}s, a {@code SerializationException} as it is); when no reply comes
  * within the timeout the command is cancelled and the {@code Mono} fails with a
  * {@code QueryTimeoutException}. Cancelling cancels the command: one not yet written is never
@@ -44,7 +44,7 @@ public final class ReactiveReplies {
 	 */
 	public static <T> Mono<T> mono(Supplier<? extends CompletableFuture<T>> send, Duration timeout, String action,
 			@Nullable Object key) {
-		String what = Await.what(action, key);
+		String what = CommandChannel.what(action, key);
 		return Mono.create((sink) -> {
 			Call<T> call = new Call<>(sink, what, timeout);
 			sink.onCancel(call::cancel);

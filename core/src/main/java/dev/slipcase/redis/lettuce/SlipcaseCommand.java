@@ -2,9 +2,12 @@ package dev.slipcase.redis.lettuce;
 
 import java.util.Arrays;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.codec.HeldReply;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.output.CommandOutput;
 import io.lettuce.core.protocol.AsyncCommand;
@@ -20,10 +23,12 @@ import org.jspecify.annotations.Nullable;
  * {@linkplain #write write} reaching Redis at most once ({@link ReplayGuard}), and
  * {@link CommandStep}s that each do one more job when it ends, whichever way it ends (a reply, an
  * error reply, a failure, a cancellation, or a caller completing it itself). Steps run in the order
- * added: {@link CommandStep#beforeCompletion} before the future completes, so that a caller woken by
- * it finds their work done, {@link CommandStep#afterCompletion} once it is done, when Lettuce no
- * longer writes it (see {@link OwnedBuffers}). Steps are added before the command is dispatched,
- * which publishes them to the event loop.
+ * added, before the future completes, so that a caller woken by it finds their work done. Steps are
+ * added before the command is dispatched, which publishes them to the event loop.
+ * <p>
+ * Owns the pooled buffers handed to it with {@link #owning}, as a Netty channel owns a message
+ * written to it, and the copy of the reply a {@link HeldReply} output holds unless that copy reached
+ * the caller: it releases them once it is done, when Lettuce no longer encodes it.
  *
  * @param <K> the key type of the codec
  * @param <V> the value type of the codec
@@ -43,10 +48,16 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 
 	private CommandStep[] steps = NO_STEPS;
 
+	/** The {@link EncodedValue} or {@code List} of them this command sends and releases, or {@code null}. */
+	private @Nullable Object owned;
+
+	private final @Nullable HeldReply heldReply;
+
 	private SlipcaseCommand(ProtocolKeyword type, CommandOutput<K, V, T> output, @Nullable CommandArgs<K, V> args,
 			@Nullable ReplayGuard<K, V, T> guard, int replies) {
 		super(new Command<>(type, (guard != null) ? guard : output, args), replies);
 		this.guard = guard;
+		this.heldReply = (output instanceof HeldReply held) ? held : null;
 	}
 
 	/**
@@ -111,17 +122,40 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		return this;
 	}
 
+	/**
+	 * Takes ownership of {@code value}, which this command sends: released once the command is done.
+	 * Only before the command is dispatched, at most once.
+	 * @return this command
+	 */
+	public SlipcaseCommand<K, V, T> owning(EncodedValue value) {
+		this.owned = value;
+		return this;
+	}
+
+	/**
+	 * Takes ownership of {@code values}, which this command sends: each released once the command
+	 * is done. Only before the command is dispatched, at most once.
+	 * @return this command
+	 */
+	public SlipcaseCommand<K, V, T> owning(List<EncodedValue> values) {
+		this.owned = values;
+		return this;
+	}
+
 	/** The output that reads the reply: never the {@link ReplayGuard}'s, which hands the reply to it. */
 	public CommandOutput<K, V, T> replyOutput() {
 		return (this.guard != null) ? this.guard.delegate() : getOutput();
 	}
 
-	/** The bytes of the values this command sends, as its {@link OwnedBuffers} count them. */
+	/** The bytes of the values this command {@linkplain #owning owns}, {@code 0} when none. */
 	public long sentBytes() {
+		if (this.owned instanceof EncodedValue value) {
+			return value.size();
+		}
 		long bytes = 0;
-		for (CommandStep step : this.steps) {
-			if (step instanceof OwnedBuffers owned) {
-				bytes += owned.sentBytes();
+		if (this.owned instanceof List<?> values) {
+			for (Object value : values) {
+				bytes += ((EncodedValue) value).size();
 			}
 		}
 		return bytes;
@@ -181,14 +215,14 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		String error = output.getError();
 		beforeCompletion(new RedisCommandExecutionException((error != null) ? error : "ERR"));
 		super.completeResult();
-		afterCompletion();
+		release();
 	}
 
 	@Override
 	public boolean complete(T value) {
 		beforeCompletion(null);
 		boolean completed = super.complete(value);
-		afterCompletion();
+		release();
 		return completed;
 	}
 
@@ -201,7 +235,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		Throwable failure = (this.guard != null) ? this.guard.failureOf(getType(), ex) : ex;
 		beforeCompletion(failure);
 		boolean completed = super.completeExceptionally(failure);
-		afterCompletion();
+		release();
 		return completed;
 	}
 
@@ -209,7 +243,7 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 	public boolean cancel(boolean mayInterruptIfRunning) {
 		beforeCompletion(new CancellationException());
 		boolean cancelled = super.cancel(mayInterruptIfRunning);
-		afterCompletion();
+		release();
 		return cancelled;
 	}
 
@@ -222,12 +256,24 @@ public final class SlipcaseCommand<K, V, T> extends AsyncCommand<K, V, T> {
 		}
 	}
 
-	private void afterCompletion() {
+	/**
+	 * Releases what this command owns once it is done, when Lettuce no longer encodes it; idempotent,
+	 * as it may end on two threads at once.
+	 */
+	private void release() {
 		if (!isDone()) {
 			return;
 		}
-		for (CommandStep step : this.steps) {
-			step.afterCompletion(this);
+		if (this.owned instanceof EncodedValue value) {
+			value.release();
+		}
+		else if (this.owned instanceof List<?> values) {
+			for (Object value : values) {
+				((EncodedValue) value).release();
+			}
+		}
+		if (this.heldReply != null && (isCompletedExceptionally() || !this.heldReply.handedOver(getNow(null)))) {
+			this.heldReply.abandon();
 		}
 	}
 

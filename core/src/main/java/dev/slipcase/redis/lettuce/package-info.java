@@ -2,9 +2,9 @@
  * Slipcase's one layer over Lettuce, the only place that sends commands, waits for replies and
  * handles connections: a {@link dev.slipcase.redis.lettuce.ConnectionHolder} that follows a
  * connection factory across stop and start, a {@link dev.slipcase.redis.lettuce.CommandChannel}
- * that sends one command or a {@link dev.slipcase.redis.lettuce.Pipeline} of many,
- * {@link dev.slipcase.redis.lettuce.Await} with one exception contract (Spring's
- * {@code DataAccessException} family, the command cancelled on a timeout), Lua scripts with the
+ * that sends one command or a {@link dev.slipcase.redis.lettuce.Pipeline} of many and waits for
+ * replies with one exception contract (Spring's {@code DataAccessException} family, the command
+ * cancelled on a timeout), Lua scripts with the
  * {@code EVALSHA}-then-{@code EVAL} fallback, and {@link dev.slipcase.redis.lettuce.KeyGroups} to
  * split keys by slot and put replies back in order.
  * <p>

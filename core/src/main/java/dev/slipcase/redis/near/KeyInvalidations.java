@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.slipcase.redis.lettuce.Await;
+import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder.Connector;
 import dev.slipcase.redis.lettuce.Connectors;
 import dev.slipcase.redis.lettuce.PubSubConnector;
@@ -307,7 +307,7 @@ public final class KeyInvalidations implements AutoCloseable {
 	 * diagnostics.
 	 */
 	public long clientId(Duration timeout) {
-		return Await.result(this.connection.async().clientId().toCompletableFuture(), timeout, "read the client id",
+		return CommandChannel.await(this.connection.async().clientId().toCompletableFuture(), timeout, "read the client id",
 				null);
 	}
 

@@ -8,7 +8,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ForkJoinPool;
 import java.util.function.Supplier;
 
-import dev.slipcase.redis.lettuce.Await;
+import dev.slipcase.redis.lettuce.CommandChannel;
 import io.netty.util.concurrent.FastThreadLocalThread;
 import org.jspecify.annotations.Nullable;
 
@@ -182,7 +182,7 @@ public class NearRedisCache extends RedisCache {
 		boolean answered = false;
 		boolean held = false;
 		try {
-			boolean applied = Await.result(tracking.write(binaryKey, binaryValue, ttl), tracking.timeout(), "put",
+			boolean applied = CommandChannel.await(tracking.write(binaryKey, binaryValue, ttl), tracking.timeout(), "put",
 					redisKey);
 			answered = true;
 			if (!applied) {

@@ -14,7 +14,6 @@ import dev.slipcase.redis.codec.HeldReply;
 import dev.slipcase.redis.lettuce.CommandSink;
 import dev.slipcase.redis.lettuce.KeyGroups;
 import dev.slipcase.redis.lettuce.ObservesCommand;
-import dev.slipcase.redis.lettuce.OwnedBuffers;
 import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.format.ValueFormat;
@@ -255,8 +254,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 				slotKeys.add(keys.get(index));
 			}
 			parts.add(submit(changing(slotKeys,
-					command(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args)
-						.with(OwnedBuffers.of(values)))));
+					command(CommandType.MSET, new StatusOutput<>(EncodedValueCodec.INSTANCE), args).owning(values))));
 		}
 		return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
 	}
@@ -352,8 +350,7 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 			throw ex;
 		}
 		return submit(changing(List.of(key),
-				command(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args)
-					.with(OwnedBuffers.of(encoded))));
+				command(CommandType.HSET, new IntegerOutput<>(EncodedValueCodec.INSTANCE), args).owning(encoded)));
 	}
 
 	/** The values of {@code fields} in the hash at {@code key}, in the same order, {@code null} where absent. */
@@ -453,19 +450,18 @@ public abstract sealed class ValueOperations<V> permits AsyncValueTemplate, Valu
 
 	/**
 	 * The command {@code type}: a read, or a write sent at most once unless the template
-	 * {@linkplain UnacknowledgedWrites#RESEND resends}; owning the reply an output holds for the caller.
+	 * {@linkplain UnacknowledgedWrites#RESEND resends}; it owns the reply an output holds for the caller.
 	 */
 	private <T> SlipcaseCommand<String, EncodedValue, T> command(CommandType type,
 			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args) {
-		SlipcaseCommand<String, EncodedValue, T> command = (this.resendsWrites || SlipcaseCommand.changesNothing(type))
-				? SlipcaseCommand.read(type, output, args) : SlipcaseCommand.write(type, output, args);
-		return (output instanceof HeldReply held) ? command.with(OwnedBuffers.of(held)) : command;
+		return (this.resendsWrites || SlipcaseCommand.changesNothing(type)) ? SlipcaseCommand.read(type, output, args)
+				: SlipcaseCommand.write(type, output, args);
 	}
 
 	/** A command that owns {@code value} and releases it when done. */
 	private <T> SlipcaseCommand<String, EncodedValue, T> owning(CommandType type,
 			CommandOutput<String, EncodedValue, T> output, CommandArgs<String, EncodedValue> args, EncodedValue value) {
-		return command(type, output, args).with(OwnedBuffers.of(value));
+		return command(type, output, args).owning(value);
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -96,7 +96,7 @@ class CallStepsTests {
 		// two turns of 600 ms each: 1.2 s in all, each within the timeout
 		CompletableFuture<String> outcome = steps.result(steps.send(() -> later("first", 600))
 			.thenCompose((first) -> steps.send(() -> later(first + " second", 600))));
-		assertThat(Await.result(outcome, timeout, "read", "k")).isEqualTo("first second");
+		assertThat(CommandChannel.await(outcome, timeout, "read", "k")).isEqualTo("first second");
 	}
 
 	@Test
@@ -105,7 +105,7 @@ class CallStepsTests {
 		CompletableFuture<String> stuck = new CompletableFuture<>();
 		CompletableFuture<String> outcome = steps.result(steps.send(() -> stuck));
 		assertThatExceptionOfType(QueryTimeoutException.class)
-			.isThrownBy(() -> Await.result(outcome, Duration.ofMillis(100), "read", "k"))
+			.isThrownBy(() -> CommandChannel.await(outcome, Duration.ofMillis(100), "read", "k"))
 			.withMessageContaining("read 'k'");
 		assertThat(stuck).isCancelled();
 		assertThat(steps.isGivenUp()).isTrue();

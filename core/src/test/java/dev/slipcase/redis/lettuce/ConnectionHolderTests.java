@@ -41,7 +41,7 @@ class ConnectionHolderTests {
 			return opening;
 		}, ByteArrayCodec.INSTANCE, false, 0, Duration.ofSeconds(5));
 		OrderedDispatcher<byte[], byte[]> dispatcher = holder.dispatcher(0);
-		holder.get(0).cancel(false); // as Await does when its timeout passes
+		holder.get(0).cancel(false); // as CommandChannel.await does when its timeout passes
 		assertThat(holder.dispatcher(0)).isSameAs(dispatcher).isNotDone();
 		assertThat(opens).hasValue(1);
 		holder.close();

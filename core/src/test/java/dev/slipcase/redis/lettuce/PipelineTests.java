@@ -64,7 +64,7 @@ class PipelineTests {
 		CompletableFuture<Long> missing = pipeline.submit(BinaryCommands.exists(bytes("missing")));
 		assertThat(pipeline.size()).isEqualTo(3);
 		pipeline.send();
-		Await.all(List.of(set, get, missing), WAIT, "test", null);
+		CommandChannel.awaitAll(List.of(set, get, missing), WAIT, "test", null);
 		assertThat(set.join()).isEqualTo("OK");
 		assertThat(get.join()).asString(StandardCharsets.UTF_8).isEqualTo("v");
 		assertThat(missing.join()).isZero();
@@ -78,7 +78,7 @@ class PipelineTests {
 		CompletableFuture<String> reply = pipeline.script(script, () -> new StatusOutput<>(ByteArrayCodec.INSTANCE),
 				List.of(bytes("k")), (argv) -> argv.addValue(bytes("v")));
 		pipeline.send();
-		assertThat(Await.result(reply, WAIT, "test", null)).isEqualTo("OK");
+		assertThat(CommandChannel.await(reply, WAIT, "test", null)).isEqualTo("OK");
 		assertThat(redis.command("GET", "k")).isEqualTo("v");
 		assertThat(redis.command("SCRIPT", "EXISTS", script.sha())).isEqualTo(List.of(1L));
 	}
@@ -93,7 +93,7 @@ class PipelineTests {
 		CompletableFuture<byte[]> after = pipeline.submit(BinaryCommands.get(bytes("k")));
 		reply.cancel(false);
 		pipeline.send();
-		assertThat(Await.result(after, WAIT, "test", null)).isNull();
+		assertThat(CommandChannel.await(after, WAIT, "test", null)).isNull();
 		assertThat(reply).isCancelled();
 		assertThat(redis.command("EXISTS", "k")).isEqualTo(0L);
 	}

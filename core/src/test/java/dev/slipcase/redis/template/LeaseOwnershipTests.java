@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 
 import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.codec.EncodedValueCodec;
-import dev.slipcase.redis.lettuce.OwnedBuffers;
 import dev.slipcase.redis.lettuce.SlipcaseCommand;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import io.lettuce.core.protocol.CommandArgs;
@@ -108,7 +107,7 @@ class LeaseOwnershipTests {
 
 	/** A {@code GET} into {@code output}, as {@link ValueOperations#lease} makes it. */
 	private static SlipcaseCommand<String, EncodedValue, ValueLease> leaseCommand(LeaseOutput output) {
-		return SlipcaseCommand.read(CommandType.GET, output, args()).with(OwnedBuffers.of(output));
+		return SlipcaseCommand.read(CommandType.GET, output, args());
 	}
 
 	private static CommandArgs<String, EncodedValue> args() {

@@ -20,23 +20,23 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * Tests for {@link Await} and {@link RedisFailures}: one exception contract for every sync path,
- * and a command that does not answer in time is cancelled. Futures stand in for commands here;
+ * Tests for {@link CommandChannel}'s static waits and {@link RedisFailures}: one exception contract
+ * for every sync path, and a command that does not answer in time is cancelled. Futures stand in for commands here;
  * the templates' tests show the same against a real Redis.
  */
-class AwaitTests {
+class CommandChannelAwaitTests {
 
 	private static final Duration SHORT = Duration.ofMillis(50);
 
 	@Test
 	void aReplyIsReturned() {
-		assertThat(Await.result(CompletableFuture.completedFuture("v"), SHORT, "get", "k")).isEqualTo("v");
+		assertThat(CommandChannel.await(CompletableFuture.completedFuture("v"), SHORT, "get", "k")).isEqualTo("v");
 	}
 
 	@Test
 	void aCommandThatDoesNotAnswerInTimeIsCancelled() {
 		CompletableFuture<String> command = new CompletableFuture<>();
-		assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> Await.result(command, SHORT, "get", "k"))
+		assertThatExceptionOfType(QueryTimeoutException.class).isThrownBy(() -> CommandChannel.await(command, SHORT, "get", "k"))
 			.withMessageContaining("get 'k'")
 			.withMessageContaining("PT0.05S")
 			.withMessageContaining("cancelled");
@@ -49,7 +49,7 @@ class AwaitTests {
 		Thread.currentThread().interrupt();
 		try {
 			assertThatExceptionOfType(RedisSystemException.class)
-				.isThrownBy(() -> Await.result(command, Duration.ofSeconds(10), "get", "k"))
+				.isThrownBy(() -> CommandChannel.await(command, Duration.ofSeconds(10), "get", "k"))
 				.withMessageContaining("Interrupted");
 			assertThat(Thread.currentThread().isInterrupted()).isTrue();
 		}
@@ -62,7 +62,7 @@ class AwaitTests {
 	@Test
 	void anErrorReplyIsARedisSystemExceptionSayingWhatAndWhy() {
 		assertThatExceptionOfType(RedisSystemException.class)
-			.isThrownBy(() -> Await.result(failed(new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
+			.isThrownBy(() -> CommandChannel.await(failed(new RedisCommandExecutionException("WRONGTYPE Operation against a key")),
 					SHORT, "increment", "counter"))
 			.withMessage("Redis failed to increment 'counter': WRONGTYPE Operation against a key")
 			.withCauseInstanceOf(RedisCommandExecutionException.class);
@@ -87,10 +87,10 @@ class AwaitTests {
 	void serializationAndOwnFailuresStayAsTheyAre() {
 		SerializationException unreadable = new SerializationException("cannot decode");
 		assertThatExceptionOfType(SerializationException.class)
-			.isThrownBy(() -> Await.result(failed(unreadable), SHORT, "get", "k"))
+			.isThrownBy(() -> CommandChannel.await(failed(unreadable), SHORT, "get", "k"))
 			.isSameAs(unreadable);
 		assertThatIllegalStateException()
-			.isThrownBy(() -> Await.result(failed(new IllegalStateException("The template is closed")), SHORT, "get", "k"))
+			.isThrownBy(() -> CommandChannel.await(failed(new IllegalStateException("The template is closed")), SHORT, "get", "k"))
 			.withMessage("The template is closed");
 	}
 
@@ -101,7 +101,7 @@ class AwaitTests {
 		List<CompletableFuture<String>> replies = List.of(failed(new RedisCommandExecutionException("ERR first")),
 				failed(new RedisCommandExecutionException("ERR second")), late);
 		assertThatExceptionOfType(RedisSystemException.class)
-			.isThrownBy(() -> Await.all(replies, Duration.ofSeconds(10), "write 3 keys", null))
+			.isThrownBy(() -> CommandChannel.awaitAll(replies, Duration.ofSeconds(10), "write 3 keys", null))
 			.withMessage("Redis failed to write 3 keys: ERR first");
 		assertThat(late).isCompletedWithValue("x");
 	}
@@ -112,7 +112,7 @@ class AwaitTests {
 		CompletableFuture<String> pending = new CompletableFuture<>();
 		CompletableFuture<String> alsoPending = new CompletableFuture<>();
 		assertThatExceptionOfType(QueryTimeoutException.class)
-			.isThrownBy(() -> Await.all(List.of(done, pending, alsoPending), SHORT, "read 3 keys", null));
+			.isThrownBy(() -> CommandChannel.awaitAll(List.of(done, pending, alsoPending), SHORT, "read 3 keys", null));
 		assertThat(pending).isCancelled();
 		assertThat(alsoPending).isCancelled();
 		assertThat(done).isCompletedWithValue("x");
