@@ -112,8 +112,9 @@ public final class EncodedValue {
 	 * Copies the encoded bytes to {@code target}'s writer index, without consuming them, so that a
 	 * retried command writes the same bytes again. The caller remains responsible for releasing
 	 * {@code target}.
-	 * @throws IllegalStateException when this value was already released: its command is done and
-	 * must not be written (Lettuce then closes the connection and retries the other commands)
+	 * @throws IllegalStateException when this value was already released and nobody
+	 * {@linkplain #pin pins} it: its command is done and must not be written (Lettuce then closes the
+	 * connection and retries the other commands)
 	 */
 	public void writeTo(ByteBuf target) {
 		if (!pin()) {
@@ -136,7 +137,7 @@ public final class EncodedValue {
 	/**
 	 * A heap copy of the bytes, for a command whose codec takes arrays; as {@link #writeTo}, the
 	 * bytes are not consumed.
-	 * @throws IllegalStateException when this value was already released
+	 * @throws IllegalStateException when this value was already released and nobody pins it
 	 */
 	public byte[] toByteArray() {
 		byte[] copy = new byte[this.size];
@@ -169,15 +170,16 @@ public final class EncodedValue {
 
 	/**
 	 * Keeps the bytes valid until {@link #unpin()}, even past the owner's {@link #release()}: for a
-	 * party the owner lends the value to, which may write it later. Each successful pin is undone by
-	 * exactly one {@code unpin()}.
-	 * @return {@code false} when the value was already released: nothing was pinned
+	 * party the owner lends the value to, which may write it later. Succeeds while the bytes are
+	 * valid: not released, or released but still pinned (a write by the party that pinned it). Each
+	 * successful pin is undone by exactly one {@code unpin()}.
+	 * @return {@code false} when the bytes were freed: nothing was pinned
 	 */
 	public boolean pin() {
 		int current;
 		do {
 			current = this.state;
-			if ((current & RELEASED) != 0) {
+			if (current == RELEASED) {
 				return false;
 			}
 		}
