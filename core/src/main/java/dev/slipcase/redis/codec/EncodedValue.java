@@ -7,6 +7,7 @@ import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 
 import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
@@ -22,8 +23,10 @@ import org.springframework.util.Assert;
  * reader index alone) and stay valid until the command is done, after which Lettuce never writes
  * it again. A {@link #release()} that races with an encode in progress (a caller cancelling a
  * command the event loop is writing at that instant) waits for the encode: the buffer is freed by
- * whichever of the two finishes last, never under the encoder's feet. Because Netty recycles
- * pooled buffer objects, the guard lives in this object, not in the buffer's reference count.
+ * whichever of the two finishes last, never under the encoder's feet. A party the owner lends
+ * the value to (a transaction block that may write it after its caller gave up) {@link #pin pins}
+ * it for as long as it may write it, in the same way. Because Netty recycles pooled buffer
+ * objects, the guard lives in this object, not in the buffer's reference count.
  * <p>
  * {@link #encode} reports each value written (or failure) to
  * {@link SlipcaseObservers#current()}. Thread-safe.
@@ -109,8 +112,9 @@ public final class EncodedValue {
 	 * Copies the encoded bytes to {@code target}'s writer index, without consuming them, so that a
 	 * retried command writes the same bytes again. The caller remains responsible for releasing
 	 * {@code target}.
-	 * @throws IllegalStateException when this value was already released: its command is done and
-	 * must not be written (Lettuce then closes the connection and retries the other commands)
+	 * @throws IllegalStateException when this value was already released and nobody
+	 * {@linkplain #pin pins} it: its command is done and must not be written (Lettuce then closes the
+	 * connection and retries the other commands)
 	 */
 	public void writeTo(ByteBuf target) {
 		if (!pin()) {
@@ -123,6 +127,22 @@ public final class EncodedValue {
 		finally {
 			unpin();
 		}
+	}
+
+	/** Whether the first byte is {@code value}; {@code false} when empty. Only while not released. */
+	public boolean startsWith(byte value) {
+		return this.size > 0 && this.bytes.getByte(this.bytes.readerIndex()) == value;
+	}
+
+	/**
+	 * A heap copy of the bytes, for a command whose codec takes arrays; as {@link #writeTo}, the
+	 * bytes are not consumed.
+	 * @throws IllegalStateException when this value was already released and nobody pins it
+	 */
+	public byte[] toByteArray() {
+		byte[] copy = new byte[this.size];
+		writeTo(Unpooled.wrappedBuffer(copy).writerIndex(0));
+		return copy;
 	}
 
 	/** Whether {@link #release()} was called. */
@@ -148,11 +168,18 @@ public final class EncodedValue {
 		}
 	}
 
-	private boolean pin() {
+	/**
+	 * Keeps the bytes valid until {@link #unpin()}, even past the owner's {@link #release()}: for a
+	 * party the owner lends the value to, which may write it later. Succeeds while the bytes are
+	 * valid: not released, or released but still pinned (a write by the party that pinned it). Each
+	 * successful pin is undone by exactly one {@code unpin()}.
+	 * @return {@code false} when the bytes were freed: nothing was pinned
+	 */
+	public boolean pin() {
 		int current;
 		do {
 			current = this.state;
-			if ((current & RELEASED) != 0) {
+			if (current == RELEASED) {
 				return false;
 			}
 		}
@@ -160,7 +187,8 @@ public final class EncodedValue {
 		return true;
 	}
 
-	private void unpin() {
+	/** Undoes one successful {@link #pin()}: frees the buffer when the owner released it and no pin is left. */
+	public void unpin() {
 		if (STATE.addAndGet(this, -PIN) == RELEASED) {
 			this.bytes.release();
 		}

@@ -17,11 +17,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TransactionLane} block as one Lettuce command and its own output: writes {@code MULTI}, its
- * {@link QueuedWrites} and {@code EXEC} at once, and reads {@code MULTI}'s error, each write's queueing
- * error and {@code EXEC}'s {@link ExecOutput}. Through a stock handler (not a
- * {@link MultiReplyCommandHandler}) it writes {@code PING} and the block goes out as separate commands;
- * written again after a reconnect, or given up before ({@link TransactionBlock#abandon()}), it writes
- * {@code PING} and fails as unacknowledged or cancelled. Event loop only; holds no buffer.
+ * {@link QueuedWrites} and {@code EXEC} at once; reads {@code MULTI}'s error, each write's queueing error
+ * and {@code EXEC}'s {@link ExecOutput}. Through a stock handler it writes {@code PING} and the block goes
+ * out as separate commands ({@link TransactionLane#sendSeparately}, which then owns the writes' pins);
+ * written again after a reconnect, or given up before, it writes {@code PING} and fails as unacknowledged
+ * or cancelled. Event loop only; once done it lets go of its writes' values before its result completes.
  */
 final class BlockCommand extends MultiReplyCommand<byte[], byte[], TransactionResult> {
 
@@ -127,6 +127,7 @@ final class BlockCommand extends MultiReplyCommand<byte[], byte[], TransactionRe
 		if (!markDone()) {
 			return;
 		}
+		this.writes.letGo();
 		String execError = this.exec.getError();
 		Throwable failure = TransactionLane.blockFailure(this.multiError, this.exec,
 				(execError != null) ? new RedisCommandExecutionException(execError) : null, this.queueErrors);
@@ -140,6 +141,7 @@ final class BlockCommand extends MultiReplyCommand<byte[], byte[], TransactionRe
 
 	private void fail(Throwable failure) {
 		if (markDone()) {
+			this.writes.letGo();
 			this.result.completeExceptionally(failure);
 		}
 	}

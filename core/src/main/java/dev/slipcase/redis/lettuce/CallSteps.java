@@ -7,6 +7,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReferenceFieldUpdater;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -138,8 +139,19 @@ public final class CallSteps {
 	 * cancelling it gives the call up.
 	 */
 	public <T> CompletableFuture<T> result(CompletableFuture<T> last) {
-		Outcome<T> result = new Outcome<>(this);
+		return result(last, null);
+	}
+
+	/**
+	 * As {@link #result(CompletableFuture)}, running {@code whenDone} once the call is done, before
+	 * its outcome completes: when {@code last} completes, or when the caller gives the call up,
+	 * whichever comes first; once. The call's owned buffers are released there, so a caller woken by
+	 * the outcome finds them released.
+	 */
+	public <T> CompletableFuture<T> result(CompletableFuture<T> last, @Nullable Runnable whenDone) {
+		Outcome<T> result = new Outcome<>(this, whenDone);
 		last.whenComplete((value, failure) -> {
+			result.done();
 			if (failure != null) {
 				result.completeExceptionally(failure);
 			}
@@ -192,15 +204,32 @@ public final class CallSteps {
 	/** The outcome of a call: cancelling it gives the call up. */
 	private static final class Outcome<T> extends CompletableFuture<T> {
 
+		@SuppressWarnings("rawtypes")
+		private static final AtomicReferenceFieldUpdater<Outcome, Runnable> WHEN_DONE = AtomicReferenceFieldUpdater
+			.newUpdater(Outcome.class, Runnable.class, "whenDone");
+
 		private final CallSteps steps;
 
-		Outcome(CallSteps steps) {
+		/** Run once the call is done, then cleared. */
+		private volatile @Nullable Runnable whenDone;
+
+		Outcome(CallSteps steps, @Nullable Runnable whenDone) {
 			this.steps = steps;
+			this.whenDone = whenDone;
+		}
+
+		/** Runs what is to run once the call is done, unless it ran. */
+		void done() {
+			Runnable whenDone = (this.whenDone != null) ? WHEN_DONE.getAndSet(this, null) : null;
+			if (whenDone != null) {
+				whenDone.run();
+			}
 		}
 
 		@Override
 		public boolean cancel(boolean mayInterruptIfRunning) {
 			this.steps.giveUp();
+			done();
 			return super.cancel(mayInterruptIfRunning);
 		}
 

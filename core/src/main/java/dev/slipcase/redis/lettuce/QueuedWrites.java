@@ -1,28 +1,35 @@
 package dev.slipcase.redis.lettuce;
 
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The commands of one {@link TransactionLane} block, each a type and its arguments (byte arrays,
- * numbers, keywords) in flat arrays: a block of many commands costs a few arrays, not a Lettuce
- * command, arguments and output per command. The caller fills it and hands it to the lane, which
- * seals it; the byte arrays stay the caller's, unchanged from then on. Read by the connection's
- * event loop, which writes its RESP ({@link #encode}) or, for a block sent as separate commands,
- * makes Lettuce arguments of it ({@link #args}). Not thread-safe while it is filled.
+ * numbers, keywords, {@link EncodedValue}s) in flat arrays, not a Lettuce command per write. The
+ * caller fills it and keeps owning its arrays and values; the lane seals it and pins the values
+ * ({@link #hold}) until done with them ({@link #letGo}). The event loop writes its RESP
+ * ({@link #encode}) or, for a block sent as separate commands, Lettuce arguments with the values
+ * copied ({@link #args}). Not thread-safe while it is filled.
  */
 public final class QueuedWrites {
+
+	private static final AtomicIntegerFieldUpdater<QueuedWrites> HELD = AtomicIntegerFieldUpdater
+		.newUpdater(QueuedWrites.class, "held");
 
 	private ProtocolKeyword[] types;
 
 	/** Per command, the index in {@link #arguments} after its last argument. */
 	private int[] ends;
 
-	/** Each a {@code byte[]}, a {@code Long} or a {@link ProtocolKeyword}. */
+	/** Each a {@code byte[]}, a {@code Long}, a {@link ProtocolKeyword}, an {@link EncodedValue} or a {@link Prefixed}. */
 	private Object[] arguments;
 
 	private int size;
@@ -31,6 +38,9 @@ public final class QueuedWrites {
 
 	/** Handed to a lane: nothing is added any more. */
 	private boolean sealed;
+
+	/** 1 while the lane pins the values, from {@link #hold} until {@link #letGo}. */
+	private volatile int held;
 
 	private QueuedWrites(int commands, int arguments) {
 		this.types = new ProtocolKeyword[Math.max(1, commands)];
@@ -77,6 +87,24 @@ public final class QueuedWrites {
 	}
 
 	/**
+	 * Adds an encoded value to the command started last. The caller keeps owning {@code value}, and
+	 * must not release it before handing these writes to a lane, which pins it while it may write it.
+	 * @return this
+	 */
+	public QueuedWrites add(EncodedValue value) {
+		return argument(value);
+	}
+
+	/**
+	 * Adds an argument of byte {@code prefix} followed by the bytes of {@code value}, written as one
+	 * bulk string without copying the value; see {@link #add(EncodedValue)} for who owns it.
+	 * @return this
+	 */
+	public QueuedWrites add(byte prefix, EncodedValue value) {
+		return argument(new Prefixed(prefix, value));
+	}
+
+	/**
 	 * Adds a number argument to the command started last.
 	 * @return this
 	 */
@@ -111,9 +139,48 @@ public final class QueuedWrites {
 		}
 	}
 
-	/** Nothing is added from now on: a lane reads it. */
-	void seal() {
+	/**
+	 * Seals the writes (nothing is added from now on: a lane reads them) and pins their values until
+	 * {@link #letGo}, so that they stay valid while the block may be written, whatever their owner
+	 * does meanwhile.
+	 * @return {@code false} when a value was released already (its call was given up): nothing is
+	 * pinned then, and the block must not be written
+	 */
+	boolean hold() {
 		this.sealed = true;
+		for (int i = 0; i < this.argumentCount; i++) {
+			EncodedValue value = value(this.arguments[i]);
+			if (value != null && !value.pin()) {
+				unpin(i);
+				return false;
+			}
+		}
+		this.held = 1;
+		return true;
+	}
+
+	/** Undoes the pins of {@link #hold}, once however often it is called; nothing when nothing is held. */
+	void letGo() {
+		if (HELD.compareAndSet(this, 1, 0)) {
+			unpin(this.argumentCount);
+		}
+	}
+
+	/** Unpins the values of the arguments before {@code end}. */
+	private void unpin(int end) {
+		for (int i = 0; i < end; i++) {
+			EncodedValue value = value(this.arguments[i]);
+			if (value != null) {
+				value.unpin();
+			}
+		}
+	}
+
+	private static @Nullable EncodedValue value(Object argument) {
+		if (argument instanceof EncodedValue value) {
+			return value;
+		}
+		return (argument instanceof Prefixed prefixed) ? prefixed.value() : null;
 	}
 
 	/** How many commands. */
@@ -137,6 +204,12 @@ public final class QueuedWrites {
 				if (value instanceof byte[] bytes) {
 					Resp.bulk(buf, bytes);
 				}
+				else if (value instanceof EncodedValue encoded) {
+					Resp.bulk(buf, encoded);
+				}
+				else if (value instanceof Prefixed prefixed) {
+					Resp.bulk(buf, prefixed.prefix(), prefixed.value());
+				}
 				else if (value instanceof Long number) {
 					Resp.bulk(buf, number);
 				}
@@ -147,12 +220,18 @@ public final class QueuedWrites {
 		}
 	}
 
-	/** The arguments of command {@code command} as Lettuce's, its first taken for its key. */
+	/**
+	 * The arguments of command {@code command} as Lettuce's, its first taken for its key, each value
+	 * copied into an array: they stay valid after {@link #letGo}.
+	 */
 	CommandArgs<byte[], byte[]> args(int command) {
 		CommandArgs<byte[], byte[]> args = new CommandArgs<>(ByteArrayCodec.INSTANCE);
 		int start = (command == 0) ? 0 : this.ends[command - 1];
 		for (int argument = start; argument < this.ends[command]; argument++) {
 			Object value = this.arguments[argument];
+			if (value instanceof EncodedValue || value instanceof Prefixed) {
+				value = copy(value);
+			}
 			if (value instanceof byte[] bytes) {
 				if (argument == start) {
 					args.addKey(bytes);
@@ -171,9 +250,25 @@ public final class QueuedWrites {
 		return args;
 	}
 
+	/** A heap copy of an encoded value's argument, its prefix included. */
+	private static byte[] copy(Object argument) {
+		if (argument instanceof EncodedValue value) {
+			return value.toByteArray();
+		}
+		Prefixed prefixed = (Prefixed) argument;
+		byte[] copy = new byte[1 + prefixed.value().size()];
+		copy[0] = prefixed.prefix();
+		prefixed.value().writeTo(Unpooled.wrappedBuffer(copy).writerIndex(1));
+		return copy;
+	}
+
 	@Override
 	public String toString() {
 		return this.size + " queued writes";
+	}
+
+	/** An argument of one byte and then an encoded value's bytes. */
+	private record Prefixed(byte prefix, EncodedValue value) {
 	}
 
 }

@@ -2,15 +2,17 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.charset.StandardCharsets;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import io.lettuce.core.protocol.ProtocolKeyword;
 import io.netty.buffer.ByteBuf;
 
 /**
- * The RESP bytes of commands, written from byte arrays, numbers and keywords straight into the
- * buffer Lettuce encodes a command into: the bytes Lettuce's {@code CommandArgs} would write,
- * without its objects. {@code GET}, {@code HGET} and {@code HMGET} for {@link ValueReads}; any
- * command, a header and then its arguments, for {@link QueuedWrites}. Writes into the caller's
- * buffer only; keeps nothing.
+ * The RESP bytes of commands, written from byte arrays, numbers, keywords and encoded values
+ * straight into the buffer Lettuce encodes a command into: the bytes Lettuce's {@code CommandArgs}
+ * would write, without its objects. {@code GET}, {@code HGET} and {@code HMGET} for
+ * {@link ValueReads}; any command, a header and then its arguments, for {@link QueuedWrites}.
+ * Writes into the caller's buffer only, never consuming or releasing an encoded value; keeps
+ * nothing.
  */
 final class Resp {
 
@@ -57,6 +59,25 @@ final class Resp {
 		decimal(buf, bytes.length);
 		buf.writeByte('\r').writeByte('\n');
 		buf.writeBytes(bytes);
+		buf.writeByte('\r').writeByte('\n');
+	}
+
+	/** An argument of an encoded value's bytes, which are not consumed. */
+	static void bulk(ByteBuf buf, EncodedValue value) {
+		buf.writeByte('$');
+		decimal(buf, value.size());
+		buf.writeByte('\r').writeByte('\n');
+		value.writeTo(buf);
+		buf.writeByte('\r').writeByte('\n');
+	}
+
+	/** An argument of byte {@code prefix} followed by an encoded value's bytes, which are not consumed. */
+	static void bulk(ByteBuf buf, byte prefix, EncodedValue value) {
+		buf.writeByte('$');
+		decimal(buf, 1 + value.size());
+		buf.writeByte('\r').writeByte('\n');
+		buf.writeByte(prefix);
+		value.writeTo(buf);
 		buf.writeByte('\r').writeByte('\n');
 	}
 

@@ -3,8 +3,10 @@ package dev.slipcase.redis.lettuce;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.TransactionResult;
 import io.lettuce.core.api.StatefulConnection;
@@ -51,15 +53,22 @@ public final class TransactionLane implements AutoCloseable {
 	/**
 	 * Runs {@code writes} between {@code MULTI} and {@code EXEC}, in database {@code database}
 	 * (standalone) or on the master of {@code slotKey}'s slot (cluster); every key of the writes
-	 * must be in that slot. The writes are sealed: nothing is added to them afterwards.
+	 * must be in that slot. The writes are sealed: nothing is added to them afterwards. Their
+	 * {@link EncodedValue}s stay their caller's to release; the lane pins them until it is done with
+	 * them (the block's command done, or its values copied into commands of their own), so a caller
+	 * that gives up and releases them never frees bytes the block is writing.
 	 * @return the future of {@code EXEC}'s reply: the replies of the commands in order (a command
 	 * Redis refused holds its exception), or a failure when the transaction did not run; cancelling
 	 * it gives the block up (see {@link TransactionBlock})
 	 */
 	public CompletableFuture<TransactionResult> execute(int database, byte[] slotKey, QueuedWrites writes) {
-		writes.seal();
 		TransactionBlock decision = new TransactionBlock();
 		BlockResult result = new BlockResult(decision);
+		if (!writes.hold()) {
+			result.completeExceptionally(new CancellationException(
+					"The block was not sent: its values were released, its call given up, before it was sent"));
+			return result;
+		}
 		OrderedDispatcher<byte[], byte[]> dispatcher = this.connections.dispatcher(database);
 		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
 				&& dispatcher.join() instanceof StatefulRedisConnection<byte[], byte[]> open) {
@@ -69,6 +78,7 @@ public final class TransactionLane implements AutoCloseable {
 		}
 		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
 			if (ex != null) {
+				writes.letGo();
 				result.completeExceptionally(RedisFailures.unwrap(ex));
 				return;
 			}
@@ -95,7 +105,7 @@ public final class TransactionLane implements AutoCloseable {
 	/**
 	 * Sends {@code MULTI}, a command of its own per write of {@code writes} and {@code EXEC}, in one
 	 * dispatch. A queued command's own future says only whether it ended: its reply is its element of
-	 * {@code EXEC}'s.
+	 * {@code EXEC}'s. Its commands carry copies of the writes' values, which it lets go of once copied.
 	 */
 	static void sendSeparately(StatefulRedisConnection<byte[], byte[]> connection, TransactionBlock decision,
 			QueuedWrites writes, CompletableFuture<TransactionResult> result) {
@@ -104,9 +114,14 @@ public final class TransactionLane implements AutoCloseable {
 				new StatusOutput<>(ByteArrayCodec.INSTANCE));
 		block.add(multi);
 		List<SlipcaseCommand<byte[], byte[], Void>> commands = new ArrayList<>(writes.size());
-		for (int i = 0; i < writes.size(); i++) {
-			commands.add(SlipcaseCommand.queued(decision, writes.type(i), new VoidOutput<>(ByteArrayCodec.INSTANCE),
-					writes.args(i)));
+		try {
+			for (int i = 0; i < writes.size(); i++) {
+				commands.add(SlipcaseCommand.queued(decision, writes.type(i), new VoidOutput<>(ByteArrayCodec.INSTANCE),
+						writes.args(i)));
+			}
+		}
+		finally {
+			writes.letGo();
 		}
 		block.addAll(commands);
 		ExecOutput replies = new ExecOutput(writes);

@@ -92,6 +92,14 @@ public final class SlipcaseRedisSerializer<T> implements RedisSerializer<T> {
 		return this.format;
 	}
 
+	/**
+	 * The allocator scratch buffers come from; a template that encodes values with
+	 * {@link #format()} takes its buffers there too.
+	 */
+	public ByteBufAllocator allocator() {
+		return this.allocator;
+	}
+
 	@Override
 	public byte[] serialize(@Nullable T value) throws SerializationException {
 		if (value == null) {

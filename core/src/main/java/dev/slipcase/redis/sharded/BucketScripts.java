@@ -80,12 +80,15 @@ final class BucketScripts {
 			this.code = code.getBytes(StandardCharsets.US_ASCII);
 		}
 
-		/** Where the value of {@code location} goes, given the longest value a compact hash keeps. */
-		static Place of(Location location, byte[] value, int maxValueBytes) {
+		/**
+		 * Where the value of {@code location} goes, given the bytes its field would take
+		 * ({@link FieldValues#encodedLength}) and the longest value a compact hash keeps.
+		 */
+		static Place of(Location location, int fieldBytes, int maxValueBytes) {
 			if (!location.fieldFits()) {
 				return OVERFLOW_ONLY;
 			}
-			return (FieldValues.encodedLength(value) <= maxValueBytes) ? FIELD : MARKED_OVERFLOW;
+			return (fieldBytes <= maxValueBytes) ? FIELD : MARKED_OVERFLOW;
 		}
 
 	}
@@ -100,7 +103,7 @@ final class BucketScripts {
 	private static final int SET_PER_FIELD = 3;
 
 	/**
-	 * Lua: {@code value} as a bucket field stores it, see {@link FieldValues#encode}; {@code \247} is
+	 * Lua: {@code value} as a bucket field stores it, see {@link FieldValues#add}; {@code \247} is
 	 * the escape byte {@code 0xF7}.
 	 */
 	private static final String ESCAPE_FUNCTION = """

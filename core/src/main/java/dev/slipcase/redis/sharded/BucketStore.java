@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
@@ -32,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  * the store's own exceptions); cancelling the future gives the call up, so nothing is written after
  * its caller stopped waiting. The blocking {@link ShardedTemplate} waits for these futures, the
  * reactive one subscribes to them: one set of commands for both. The migrator's plain-key helpers
- * wait for their replies. Thread-safe.
+ * wait for their replies. A write takes ownership of its encoded values and releases each once its
+ * call is done. Thread-safe.
  */
 final class BucketStore {
 
@@ -127,25 +129,50 @@ final class BucketStore {
 	// ---------------------------------------------------------------- writes
 
 	/**
-	 * Writes raw values, see {@link BucketWrites#write}; per location whether it was written.
+	 * Writes encoded values, see {@link BucketWrites#write}; per location whether it was written.
+	 * Ownership of {@code values} is transferred to this method: each is released once the call is
+	 * done, however it ends, also when this throws.
 	 * @throws UnsupportedOperationException when the TTL asked for is refused; nothing is sent then
 	 */
-	CompletableFuture<boolean[]> write(List<Location> locations, List<byte[]> values, boolean nx, TtlMode ttlMode,
-			@Nullable Duration ttl) {
-		CallSteps steps = new CallSteps();
-		return steps.result(this.writes.write(steps, locations, values, nx, ttlMode, ttl));
+	CompletableFuture<boolean[]> write(List<Location> locations, List<EncodedValue> values, boolean nx,
+			TtlMode ttlMode, @Nullable Duration ttl) {
+		return releasingWhenDone(values, (steps) -> this.writes.write(steps, locations, values, nx, ttlMode, ttl));
 	}
 
-	/** Writes {@code value} only where the key has no value (with read-through, no plain key either). */
-	CompletableFuture<Boolean> setIfAbsent(Location location, byte[] value) {
+	/**
+	 * Writes {@code value} only where the key has no value (with read-through, no plain key either).
+	 * Ownership of {@code value} is transferred to this method, as for {@link #write}.
+	 */
+	CompletableFuture<Boolean> setIfAbsent(Location location, EncodedValue value) {
+		return releasingWhenDone(List.of(value), (steps) -> {
+			CompletableFuture<Boolean> plainKeyExists = this.namespace.readThrough()
+					? steps.send(this.redis, BinaryCommands.exists(KeyPlacement.bytes(location.key())))
+						.thenApply((count) -> count > 0)
+					: CompletableFuture.completedFuture(false);
+			return plainKeyExists.thenCompose((exists) -> exists ? CompletableFuture.completedFuture(false)
+					: this.writes.write(steps, List.of(location), List.of(value), true, TtlMode.CLEAR, null)
+						.thenApply((written) -> written[0]));
+		});
+	}
+
+	/**
+	 * The outcome of the call {@code call} makes on new steps, which writes {@code values}: each is
+	 * released once the call is done, before its outcome completes (its last turn settled, or the
+	 * caller gave it up), or when {@code call} throws. A block still able to write a value keeps it
+	 * pinned until it is done.
+	 */
+	private static <T> CompletableFuture<T> releasingWhenDone(List<EncodedValue> values,
+			Function<CallSteps, CompletableFuture<T>> call) {
 		CallSteps steps = new CallSteps();
-		CompletableFuture<Boolean> plainKeyExists = this.namespace.readThrough()
-				? steps.send(this.redis, BinaryCommands.exists(KeyPlacement.bytes(location.key())))
-					.thenApply((count) -> count > 0)
-				: CompletableFuture.completedFuture(false);
-		return steps.result(plainKeyExists.thenCompose((exists) -> exists ? CompletableFuture.completedFuture(false)
-				: this.writes.write(steps, List.of(location), List.of(value), true, TtlMode.CLEAR, null)
-					.thenApply((written) -> written[0])));
+		CompletableFuture<T> last;
+		try {
+			last = call.apply(steps);
+		}
+		catch (RuntimeException | Error ex) {
+			values.forEach(EncodedValue::release);
+			throw ex;
+		}
+		return steps.result(last, () -> values.forEach(EncodedValue::release));
 	}
 
 	/**

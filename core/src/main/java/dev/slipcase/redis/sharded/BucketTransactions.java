@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
@@ -72,6 +73,8 @@ final class BucketTransactions {
 	 * Writes the values, one block per bucket on a cluster (one block in all on a standalone server),
 	 * and reports the count of each hashed bucket written to {@code fill}: {@link BucketFill#counted}
 	 * when its block ran, else {@link BucketFill#countFailed}, once per bucket whatever the outcome.
+	 * @param values the values, which stay the caller's: the lane pins those a block may still write
+	 * until it is done with them, so the caller releases them when its call is done, however it ends
 	 * @param ttlMillis the TTL of {@link TtlMode#SET}, else 0
 	 * @param alongside commands sent in the same turn as the blocks (the scripts of the same
 	 * write's other buckets), {@code null} for none
@@ -81,7 +84,7 @@ final class BucketTransactions {
 	 * another way; empty when every block ran. Fails with a {@link RedisSystemException} when a
 	 * block ran and Redis refused one of its commands.
 	 */
-	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<byte[]> values,
+	CompletableFuture<List<Integer>> write(CallSteps steps, List<Location> locations, List<EncodedValue> values,
 			List<Place> places, TtlMode ttlMode, long ttlMillis, BucketFill fill, @Nullable Pipeline<?, ?> alongside,
 			Collection<? extends Future<?>> alongsideReplies) {
 		KeyGroups blocks = this.redis.isCluster() ? KeyGroups.byNumber(locations, (i) -> true, Location::bucketId)
@@ -184,7 +187,7 @@ final class BucketTransactions {
 	 * one {@code DEL} of the overflow keys of the values that fit (its keys share the block's slot
 	 * on a cluster, and a standalone server has no slots).
 	 */
-	private QueuedWrites writes(List<Location> locations, List<byte[]> values, List<Place> places, TtlMode ttlMode,
+	private QueuedWrites writes(List<Location> locations, List<EncodedValue> values, List<Place> places, TtlMode ttlMode,
 			long ttlMillis, List<Counted> counts) {
 		KeyGroups buckets = KeyGroups.byNumber(locations, (i) -> true, Location::bucketId);
 		QueuedWrites writes = sized(locations, places, buckets, ttlMode);
@@ -256,7 +259,7 @@ final class BucketTransactions {
 	 * asked for ({@link TtlMode#SET}) {@code HSETEX … PX} or {@code HSET} and {@code HPEXPIRE}.
 	 */
 	private void setFields(QueuedWrites writes, byte[] bucket, int[] positions, int fields, List<Location> locations,
-			List<byte[]> values, List<Place> places, TtlMode ttlMode, long ttlMillis) {
+			List<EncodedValue> values, List<Place> places, TtlMode ttlMode, long ttlMillis) {
 		boolean expiring = ttlMode == TtlMode.SET;
 		if (expiring && this.limits.setWithExpiry()) {
 			writes.command(CommandType.HSETEX).add(bucket).add(CommandKeyword.PX).add(ttlMillis);
@@ -267,9 +270,11 @@ final class BucketTransactions {
 		}
 		for (int i : positions) {
 			Place place = places.get(i);
-			if (place != Place.OVERFLOW_ONLY) {
-				writes.add(locations.get(i).field())
-					.add((place == Place.FIELD) ? FieldValues.encode(values.get(i)) : FieldValues.OVERFLOW);
+			if (place == Place.FIELD) {
+				FieldValues.add(writes.add(locations.get(i).field()), values.get(i));
+			}
+			else if (place == Place.MARKED_OVERFLOW) {
+				writes.add(locations.get(i).field()).add(FieldValues.OVERFLOW);
 			}
 		}
 		if (expiring && !this.limits.setWithExpiry()) {
@@ -282,7 +287,7 @@ final class BucketTransactions {
 		}
 	}
 
-	private static void set(QueuedWrites writes, byte[] key, byte[] value, TtlMode ttlMode, long ttlMillis) {
+	private static void set(QueuedWrites writes, byte[] key, EncodedValue value, TtlMode ttlMode, long ttlMillis) {
 		writes.command(CommandType.SET).add(key).add(value);
 		if (ttlMode == TtlMode.SET) {
 			writes.add(CommandKeyword.PX).add(ttlMillis);

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.lettuce.CallSteps;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.KeyGroups;
@@ -27,7 +28,8 @@ import org.jspecify.annotations.Nullable;
  * tell the fill each hashed bucket's count. Atomic per bucket, not across buckets. Decides per value
  * whether it fits its bucket or goes to its overflow key, reports overflow writes to
  * {@link SlipcaseObservers}, and turns a full hashed bucket into a {@link BucketFullException}
- * naming the keys refused (the other buckets are still written). Thread-safe.
+ * naming the keys refused (the other buckets are still written). Owns no value: blocks write the
+ * caller's encoded values, scripts copies of them. Thread-safe.
  */
 final class BucketWrites {
 
@@ -58,31 +60,33 @@ final class BucketWrites {
 	}
 
 	/**
-	 * Writes raw values. NX: only where the key has no value.
+	 * Writes raw values. NX: only where the key has no value. The values stay the caller's, who
+	 * releases them once the call is done: a block pins those it may still write, and a script
+	 * writes copies.
 	 * @return per location whether it was written; fails with a {@link BucketFullException} when a
 	 * hashed bucket is full (the other buckets were written)
 	 * @throws UnsupportedOperationException when a TTL is asked for that neither the server nor the
 	 * namespace's {@link TtlFallback} allows; nothing is written then
 	 */
-	CompletableFuture<boolean[]> write(CallSteps steps, List<Location> locations, List<byte[]> values, boolean nx,
-			TtlMode ttlMode, @Nullable Duration ttl) {
+	CompletableFuture<boolean[]> write(CallSteps steps, List<Location> locations, List<EncodedValue> values,
+			boolean nx, TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
 		List<Place> places = places(locations, values);
 		long ttlMillis = (ttl != null) ? ttl.toMillis() : 0;
 		if (!canTransact(nx, ttlMode)) {
-			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
+			return writeWithScripts(steps, locations, copies(values), places, nx, ttlMode, ttlMillis, null);
 		}
 		boolean[] checked = checkedPositions(locations, places);
 		Positions block = Positions.where(checked, false);
 		if (block.isEmpty()) {
-			return writeWithScripts(steps, locations, values, places, nx, ttlMode, ttlMillis, null);
+			return writeWithScripts(steps, locations, copies(values), places, nx, ttlMode, ttlMillis, null);
 		}
 		// the buckets that take the checked path go in the blocks' turn
 		Positions checkedFirst = Positions.where(checked, true);
 		ScriptWrites scripts;
 		try {
 			scripts = checkedFirst.isEmpty() ? null : scriptWrites(checkedFirst.select(locations),
-					checkedFirst.select(values), checkedFirst.select(places), nx, ttlMode, ttlMillis, null);
+					copies(checkedFirst.select(values)), checkedFirst.select(places), nx, ttlMode, ttlMillis, null);
 		}
 		catch (RuntimeException ex) {
 			// the blocks' counted writes were taken
@@ -140,7 +144,7 @@ final class BucketWrites {
 					return CompletableFuture.completedFuture(written);
 				}
 				CompletionException scriptsFull = full;
-				return writeWithScripts(steps, rewrite.select(locations), rewrite.select(values),
+				return writeWithScripts(steps, rewrite.select(locations), copies(rewrite.select(values)),
 						rewrite.select(places), nx, ttlMode, ttlMillis, null)
 					.thenApply((rewritten) -> {
 						if (scriptsFull != null) {
@@ -158,8 +162,8 @@ final class BucketWrites {
 	 * Per location whether a write that went in blocks alone wrote it, once the values of the blocks
 	 * Redis {@code refused} (by position) were written again by script.
 	 */
-	private CompletableFuture<boolean[]> blocksWritten(CallSteps steps, List<Location> locations, List<byte[]> values,
-			List<Place> places, List<Integer> refused, TtlMode ttlMode, long ttlMillis) {
+	private CompletableFuture<boolean[]> blocksWritten(CallSteps steps, List<Location> locations,
+			List<EncodedValue> values, List<Place> places, List<Integer> refused, TtlMode ttlMode, long ttlMillis) {
 		boolean[] written = new boolean[locations.size()];
 		Arrays.fill(written, true);
 		refused.forEach((position) -> written[position] = false);
@@ -170,8 +174,8 @@ final class BucketWrites {
 		// blocks whose slot moved: their values go through the script, which the cluster connection
 		// redirects
 		Positions rewrite = Positions.where(written, false);
-		return writeWithScripts(steps, rewrite.select(locations), rewrite.select(values), rewrite.select(places), false,
-				ttlMode, ttlMillis, null)
+		return writeWithScripts(steps, rewrite.select(locations), copies(rewrite.select(values)), rewrite.select(places),
+				false, ttlMode, ttlMillis, null)
 			.thenApply((rewritten) -> {
 				for (int i = 0; i < rewritten.length; i++) {
 					written[rewrite.positions()[i]] = rewritten[i];
@@ -224,9 +228,8 @@ final class BucketWrites {
 	CompletableFuture<Boolean> copyPlainValue(CallSteps steps, Location location, byte[] plainKey, byte[] value,
 			TtlMode ttlMode, @Nullable Duration ttl) {
 		checkTtl(ttlMode);
-		List<Location> locations = List.of(location);
-		List<byte[]> values = List.of(value);
-		return writeWithScripts(steps, locations, values, places(locations, values), true, ttlMode,
+		List<Place> places = List.of(Place.of(location, FieldValues.encodedLength(value), this.limits.maxValueBytes()));
+		return writeWithScripts(steps, List.of(location), List.of(value), places, true, ttlMode,
 				(ttl != null) ? ttl.toMillis() : 0, this.redis.isCluster() ? null : plainKey)
 			.thenApply((written) -> written[0]);
 	}
@@ -237,12 +240,25 @@ final class BucketWrites {
 		}
 	}
 
-	private List<Place> places(List<Location> locations, List<byte[]> values) {
+	private List<Place> places(List<Location> locations, List<EncodedValue> values) {
 		List<Place> places = new ArrayList<>(locations.size());
 		for (int i = 0; i < locations.size(); i++) {
-			places.add(Place.of(locations.get(i), values.get(i), this.limits.maxValueBytes()));
+			int fieldBytes = FieldValues.encodedLength(values.get(i));
+			places.add(Place.of(locations.get(i), fieldBytes, this.limits.maxValueBytes()));
 		}
 		return places;
+	}
+
+	/**
+	 * The values as arrays, for scripts, whose arguments Lettuce takes as arrays and may write again
+	 * in a later attempt: the one place a write copies its values. The values stay the caller's.
+	 */
+	private static List<byte[]> copies(List<EncodedValue> values) {
+		List<byte[]> copies = new ArrayList<>(values.size());
+		for (EncodedValue value : values) {
+			copies.add(value.toByteArray());
+		}
+		return copies;
 	}
 
 	/** Writes with one {@code SET} script call per bucket, pipelined; see {@link #write}. */

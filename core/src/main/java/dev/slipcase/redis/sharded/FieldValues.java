@@ -2,6 +2,8 @@ package dev.slipcase.redis.sharded;
 
 import java.util.Arrays;
 
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.lettuce.QueuedWrites;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,15 +24,23 @@ final class FieldValues {
 	private FieldValues() {
 	}
 
-	/** The field that stores {@code value}: {@code value} itself unless it starts with the escape byte. */
-	static byte[] encode(byte[] value) {
-		if (value.length == 0 || value[0] != ESCAPE) {
-			return value;
+	/**
+	 * Adds the field that stores {@code value} to the command started last: {@code value} itself,
+	 * or, when it starts with the escape byte, the escape byte and then {@code value}, written
+	 * together without a copy. The caller keeps owning {@code value}.
+	 */
+	static void add(QueuedWrites writes, EncodedValue value) {
+		if (value.startsWith(ESCAPE)) {
+			writes.add(ESCAPE, value);
 		}
-		byte[] escaped = new byte[value.length + 1];
-		escaped[0] = ESCAPE;
-		System.arraycopy(value, 0, escaped, 1, value.length);
-		return escaped;
+		else {
+			writes.add(value);
+		}
+	}
+
+	/** How many bytes the field of {@code value} takes. */
+	static int encodedLength(EncodedValue value) {
+		return value.startsWith(ESCAPE) ? value.size() + 1 : value.size();
 	}
 
 	/** How many bytes the field of {@code value} takes. */

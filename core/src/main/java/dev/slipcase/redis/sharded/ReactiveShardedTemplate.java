@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
@@ -89,7 +90,8 @@ public final class ReactiveShardedTemplate<V> {
 	public Mono<Boolean> setIfAbsent(String key, V value) {
 		Location location = this.store.locate(key);
 		ShardedTemplate.requireValue(key, value);
-		return call(() -> this.store.setIfAbsent(location, this.template.serialize(value, key)), this.store.callNames().setIfAbsent(), key);
+		return call(() -> this.store.setIfAbsent(location, this.template.encode(value, key)),
+				this.store.callNames().setIfAbsent(), key);
 	}
 
 	/** Removes {@code key}; emits whether it existed. */
@@ -174,16 +176,22 @@ public final class ReactiveShardedTemplate<V> {
 			ShardedTemplate.requireValue(key, value);
 		});
 		return call(() -> {
-			List<byte[]> serialized = new ArrayList<>(values.size());
-			values.forEach((key, value) -> serialized.add(this.template.serialize(value, key)));
-			return this.store.write(locations, serialized, false, TtlMode.CLEAR, null);
+			List<EncodedValue> encoded = new ArrayList<>(values.size());
+			try {
+				values.forEach((key, value) -> encoded.add(this.template.encode(value, key)));
+			}
+			catch (RuntimeException | Error ex) {
+				encoded.forEach(EncodedValue::release);
+				throw ex;
+			}
+			return this.store.write(locations, encoded, false, TtlMode.CLEAR, null);
 		}, this.store.callNames().setMany(), null).then();
 	}
 
 	private Mono<Void> write(String key, V value, TtlMode ttlMode, @Nullable Duration ttl) {
 		Location location = this.store.locate(key);
 		ShardedTemplate.requireValue(key, value);
-		return call(() -> this.store.write(List.of(location), List.of(this.template.serialize(value, key)), false,
+		return call(() -> this.store.write(List.of(location), List.of(this.template.encode(value, key)), false,
 				ttlMode, ttl), this.store.callNames().set(), key).then();
 	}
 

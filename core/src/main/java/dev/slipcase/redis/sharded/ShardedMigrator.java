@@ -4,11 +4,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.BucketStore.PlainValue;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
+import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -80,7 +83,7 @@ public final class ShardedMigrator {
 			if (value.ttlMillis() > 0) {
 				try {
 					boolean written = this.store.redis()
-						.await(this.store.write(List.of(location), List.of(value.value()), true, TtlMode.SET,
+						.await(this.store.write(List.of(location), List.of(wrapped(value.value())), true, TtlMode.SET,
 								Duration.ofMillis(value.ttlMillis())), "migrate", name)[0];
 					counts.copiedOrKept(written);
 					copied.add(value);
@@ -98,9 +101,10 @@ public final class ShardedMigrator {
 			}
 		}
 		if (!untimed.isEmpty()) {
+			List<EncodedValue> values = untimedValues.stream().map((plainValue) -> wrapped(plainValue.value())).toList();
 			boolean[] written = this.store.redis()
-				.await(this.store.write(untimed, untimedValues.stream().map(PlainValue::value).toList(), true,
-						TtlMode.CLEAR, null), "migrate " + untimed.size() + " keys", null);
+				.await(this.store.write(untimed, values, true, TtlMode.CLEAR, null),
+						"migrate " + untimed.size() + " keys", null);
 			for (int i = 0; i < written.length; i++) {
 				counts.copiedOrKept(written[i]);
 				copied.add(untimedValues.get(i));
@@ -114,6 +118,11 @@ public final class ShardedMigrator {
 				counts.skipped++;
 			}
 		}
+	}
+
+	/** A plain key's value as the store writes it: the array wrapped, not copied; the store releases it. */
+	private static EncodedValue wrapped(byte @Nullable [] value) {
+		return EncodedValue.wrap(Unpooled.wrappedBuffer(Objects.requireNonNull(value)));
 	}
 
 	private boolean readable(byte[] value) {

@@ -9,14 +9,19 @@ import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.LongConsumer;
 
+import dev.slipcase.redis.buffer.BufferAllocators;
+import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.metrics.ObservedCall;
 import dev.slipcase.redis.metrics.SlipcaseObservationDocumentation;
 import dev.slipcase.redis.metrics.SlipcaseObservers;
 import dev.slipcase.redis.serializer.KeyedSerializationException;
 import dev.slipcase.redis.serializer.SlipcaseRedisSerializer;
+import dev.slipcase.redis.serializer.format.ValueFormat;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.micrometer.observation.ObservationRegistry;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -51,9 +56,11 @@ import org.springframework.util.Assert;
  * commands cancelled); it never reports a write it did not see acknowledged. Thread-safe; keys and
  * values must not be {@code null} unless stated.
  * <p>
- * This class turns values to bytes and back; a {@link BucketStore} under it keeps the bytes,
- * choosing the commands of each operation. Values written to overflow keys because they are too
- * long, and every {@link #memoryReport(int)}, are reported to {@link SlipcaseObservers#current()}.
+ * This class encodes each value once (into a pooled buffer with a {@link SlipcaseRedisSerializer})
+ * and reads bytes back; a {@link BucketStore} under it keeps them, choosing the commands of each
+ * operation, and releases each encoded value it is handed once its call is done. Values written to
+ * overflow keys because they are too long, and every {@link #memoryReport(int)}, are reported to
+ * {@link SlipcaseObservers#current()}.
  *
  * @param <V> the value type
  */
@@ -69,6 +76,11 @@ public final class ShardedTemplate<V> {
 
 	private final String formatName;
 
+	/** The format of a {@link SlipcaseRedisSerializer}, which encodes into a pooled buffer; else {@code null}. */
+	private final @Nullable ValueFormat<V> format;
+
+	private final ByteBufAllocator allocator;
+
 	ShardedTemplate(BucketStore store, RedisSerializer<V> serializer) {
 		this(store, serializer, ObservationRegistry.NOOP);
 	}
@@ -80,6 +92,9 @@ public final class ShardedTemplate<V> {
 		this.observations = observations;
 		this.formatName = (serializer instanceof SlipcaseRedisSerializer<?> slipcase) ? slipcase.format().name()
 				: serializer.getClass().getSimpleName();
+		this.format = (serializer instanceof SlipcaseRedisSerializer<V> slipcase) ? slipcase.format() : null;
+		this.allocator = (serializer instanceof SlipcaseRedisSerializer<V> slipcase) ? slipcase.allocator()
+				: BufferAllocators.defaultAllocator();
 	}
 
 	/**
@@ -161,9 +176,9 @@ public final class ShardedTemplate<V> {
 	public boolean setIfAbsent(String key, V value) {
 		return observed("setIfAbsent", (call) -> {
 			Location location = this.store.locate(key);
-			byte[] bytes = serialize(value, key);
-			call.storedBytes(bytes.length);
-			return await(this.store.setIfAbsent(location, bytes), this.store.callNames().setIfAbsent(), key);
+			EncodedValue encoded = encode(value, key);
+			call.storedBytes(encoded.size());
+			return await(this.store.setIfAbsent(location, encoded), this.store.callNames().setIfAbsent(), key);
 		});
 	}
 
@@ -255,14 +270,20 @@ public final class ShardedTemplate<V> {
 		Assert.notNull(values, "values must not be null");
 		observed("multiSet", (call) -> {
 			List<Location> locations = new ArrayList<>(values.size());
-			List<byte[]> serialized = new ArrayList<>(values.size());
-			values.forEach((key, value) -> {
-				locations.add(this.store.locate(key));
-				byte[] bytes = serialize(value, key);
-				call.storedBytes(bytes.length);
-				serialized.add(bytes);
-			});
-			await(this.store.write(locations, serialized, false, TtlMode.CLEAR, null), this.store.callNames().setMany(),
+			List<EncodedValue> encoded = new ArrayList<>(values.size());
+			try {
+				values.forEach((key, value) -> {
+					locations.add(this.store.locate(key));
+					EncodedValue one = encode(value, key);
+					encoded.add(one);
+					call.storedBytes(one.size());
+				});
+			}
+			catch (RuntimeException | Error ex) {
+				encoded.forEach(EncodedValue::release);
+				throw ex;
+			}
+			await(this.store.write(locations, encoded, false, TtlMode.CLEAR, null), this.store.callNames().setMany(),
 					null);
 			return null;
 		});
@@ -303,10 +324,10 @@ public final class ShardedTemplate<V> {
 	private void write(String key, V value, TtlMode ttlMode, @Nullable Duration ttl) {
 		observed("set", (call) -> {
 			Location location = this.store.locate(key);
-			byte[] bytes = serialize(value, key);
-			call.storedBytes(bytes.length);
-			await(this.store.write(List.of(location), List.of(bytes), false, ttlMode, ttl), this.store.callNames().set(),
-					key);
+			EncodedValue encoded = encode(value, key);
+			call.storedBytes(encoded.size());
+			await(this.store.write(List.of(location), List.of(encoded), false, ttlMode, ttl),
+					this.store.callNames().set(), key);
 			return null;
 		});
 	}
@@ -361,10 +382,31 @@ public final class ShardedTemplate<V> {
 	}
 
 	/**
+	 * The value of {@code key}, encoded once: with a {@link SlipcaseRedisSerializer}, by its format
+	 * straight into a buffer from its allocator; with any other serializer, its bytes wrapped. The
+	 * caller is responsible for releasing the returned value, normally by handing it to the store.
+	 * @throws KeyedSerializationException naming the key when the value cannot be encoded; nothing
+	 * is left to release then
+	 */
+	EncodedValue encode(@Nullable V value, String key) {
+		requireValue(key, value);
+		if (this.format == null) {
+			return EncodedValue.wrap(Unpooled.wrappedBuffer(serialize(value, key)));
+		}
+		try {
+			return EncodedValue.encode(this.format, value, this.allocator);
+		}
+		catch (SerializationException ex) {
+			throw KeyedSerializationException.of(key,
+					new SerializationException(where() + ": " + ex.getMessage(), ex));
+		}
+	}
+
+	/**
 	 * The bytes of the value of {@code key}.
 	 * @throws KeyedSerializationException naming the key when the serializer fails or returns {@code null}
 	 */
-	byte[] serialize(@Nullable V value, String key) {
+	private byte[] serialize(@Nullable V value, String key) {
 		requireValue(key, value);
 		byte[] bytes;
 		try {

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -13,14 +14,18 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.slipcase.redis.codec.EncodedValue;
+import dev.slipcase.redis.serializer.Utf8StringFormat;
 import dev.slipcase.redis.test.RedisExtension;
 import dev.slipcase.redis.test.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.CommandType;
+import io.netty.buffer.PooledByteBufAllocator;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,6 +37,7 @@ import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * Tests {@link TransactionLane} against a real server: what a block's future says, and that blocks
@@ -213,6 +219,83 @@ class TransactionLaneTests {
 		assertThat((givenUpIncrements != null) ? Long.parseLong((String) givenUpIncrements) % 2 : 0L).isZero();
 	}
 
+	@Test
+	void aBlockWritesEncodedValuesWholeWhenTheirOwnerReleasesThemRightAfterHandingItOver() throws Exception {
+		EncodedValue value = encoded("value");
+		EncodedValue escaped = encoded("escaped");
+		CompletableFuture<TransactionResult> result = this.lane.execute(0, KEPT, readingBack(value, escaped));
+		// a caller that gave up would release them now: the lane keeps them until the block is done with them
+		value.release();
+		escaped.release();
+		List<Object> replies = result.get(10, TimeUnit.SECONDS).stream().toList();
+		assertThat(replies).hasSize(4);
+		assertThat(replies.get(2)).isEqualTo(bytes("value"));
+		assertThat(replies.get(3)).isEqualTo(escapedBytes("escaped"));
+		assertReleased(value, escaped);
+	}
+
+	@Test
+	void aBlockCommandAStockHandlerWritesGoesOutAsSeparateCommandsWithCopiesOfItsValues() throws Exception {
+		EncodedValue value = encoded("value");
+		EncodedValue escaped = encoded("escaped");
+		QueuedWrites writes = readingBack(value, escaped);
+		assertThat(writes.hold()).isTrue();
+		CompletableFuture<TransactionResult> result = new CompletableFuture<>();
+		try (StatefulRedisConnection<byte[], byte[]> connection = this.client.connect(ByteArrayCodec.INSTANCE,
+				RedisURI.create(redis.endpoint().uri()))) {
+			// through a stock handler (default resources) it writes PING, then sends the block separately
+			connection.dispatch(new BlockCommand(new TransactionBlock(), writes, result, connection));
+			value.release();
+			escaped.release();
+			List<Object> replies = result.get(10, TimeUnit.SECONDS).stream().toList();
+			assertThat(replies.get(2)).isEqualTo(bytes("value"));
+			assertThat(replies.get(3)).isEqualTo(escapedBytes("escaped"));
+		}
+		assertReleased(value, escaped);
+	}
+
+	@Test
+	void aBlockWhoseValueWasReleasedBeforeItWasSentIsNeverWritten() throws Exception {
+		EncodedValue value = encoded("value");
+		EncodedValue kept = encoded("kept");
+		QueuedWrites writes = QueuedWrites.of(2, 6);
+		writes.command(CommandType.SET).add(bytes("k")).add(kept);
+		writes.command(CommandType.SET).add(bytes("k")).add(value);
+		value.release();
+		CompletableFuture<TransactionResult> result = this.lane.execute(0, KEPT, writes);
+		assertThat(RedisFailures.unwrap(result.handle((ok, ex) -> ex).get(10, TimeUnit.SECONDS)))
+			.isInstanceOf(CancellationException.class);
+		kept.release();
+		assertReleased(value, kept);
+		assertThat(redis.command("GET", "k")).isNull();
+	}
+
+	/**
+	 * {@code SET k value}, {@code HSET h f} with the escape byte in front of {@code escaped}, then
+	 * their reads, whose replies say what Redis stored.
+	 */
+	private static QueuedWrites readingBack(EncodedValue value, EncodedValue escaped) {
+		QueuedWrites writes = QueuedWrites.of(4, 9);
+		writes.command(CommandType.SET).add(bytes("k")).add(value);
+		writes.command(CommandType.HSET).add(bytes("h")).add(bytes("f")).add((byte) 0xF7, escaped);
+		writes.command(CommandType.GET).add(bytes("k"));
+		writes.command(CommandType.HGET).add(bytes("h")).add(bytes("f"));
+		return writes;
+	}
+
+	/** {@code text} in a pooled direct buffer, which the leak detector tracks. */
+	private static EncodedValue encoded(String text) {
+		return EncodedValue.encode(Utf8StringFormat.INSTANCE, text, PooledByteBufAllocator.DEFAULT);
+	}
+
+	private static void assertReleased(EncodedValue... values) {
+		for (EncodedValue value : values) {
+			assertThat(value.isReleased()).isTrue();
+			assertThatIllegalStateException().isThrownBy(value::toByteArray);
+			assertThat(value.pin()).as("pinned after its release: %s", value).isFalse();
+		}
+	}
+
 	/** A block of {@code count} {@code HINCRBY key n 1}. */
 	private static QueuedWrites increments(byte[] key, int count) {
 		QueuedWrites writes = QueuedWrites.of(count + 1, 3 * count + 3);
@@ -220,6 +303,14 @@ class TransactionLaneTests {
 			writes.command(CommandType.HINCRBY).add(key).add(bytes("n")).add(1);
 		}
 		return writes;
+	}
+
+	/** The escape byte {@code 0xF7}, then {@code text}. */
+	private static byte[] escapedBytes(String text) {
+		byte[] bytes = new byte[1 + text.length()];
+		bytes[0] = (byte) 0xF7;
+		System.arraycopy(bytes(text), 0, bytes, 1, text.length());
+		return bytes;
 	}
 
 	private static byte[] bytes(String text) {
