@@ -8,13 +8,14 @@ import dev.slipcase.redis.serializer.format.ValueFormat;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import io.netty.buffer.Unpooled;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.SerializationException;
 import org.springframework.util.Assert;
 
 /**
  * A value already serialized, on the caller's thread, into a pooled buffer that the command
- * sending it owns. {@link EncodedValueCodec} copies its bytes into Lettuce's outbound buffer on the
+ * sending it owns (or, from a serializer that returns arrays, its array: {@link #of(byte[])}). {@link EncodedValueCodec} copies its bytes into Lettuce's outbound buffer on the
  * event loop, which cannot fail for a serialization reason; the command releases it with
  * {@link #release()} once it is done (completed, failed or cancelled).
  * <p>
@@ -37,7 +38,11 @@ public final class EncodedValue {
 
 	private static final int PIN = 2;
 
-	private final ByteBuf bytes;
+	/** The pooled or wrapped buffer, or {@code null} for a value that holds a heap array. */
+	private final @Nullable ByteBuf bytes;
+
+	/** The heap array of an {@linkplain #of(byte[]) array value}, or {@code null}. */
+	private final byte @Nullable [] array;
 
 	private final int size;
 
@@ -49,7 +54,14 @@ public final class EncodedValue {
 
 	private EncodedValue(ByteBuf bytes) {
 		this.bytes = bytes;
+		this.array = null;
 		this.size = bytes.readableBytes();
+	}
+
+	private EncodedValue(byte[] array) {
+		this.bytes = null;
+		this.array = array;
+		this.size = array.length;
 	}
 
 	/**
@@ -103,6 +115,17 @@ public final class EncodedValue {
 		return new EncodedValue(bytes);
 	}
 
+	/**
+	 * Takes {@code bytes}, a serializer's output, as an encoded value without copying it or wrapping
+	 * it in a buffer. The array is not pooled: {@link #release()} only ends the owner's claim, after
+	 * which the value is no longer written. The caller must not change the array afterwards.
+	 * @param bytes the encoded bytes, never {@code null}
+	 */
+	public static EncodedValue of(byte[] bytes) {
+		Assert.notNull(bytes, "bytes must not be null");
+		return new EncodedValue(bytes);
+	}
+
 	/** The number of encoded bytes. */
 	public int size() {
 		return this.size;
@@ -118,11 +141,15 @@ public final class EncodedValue {
 	 */
 	public void writeTo(ByteBuf target) {
 		if (!pin()) {
-			throw new IllegalStateException("Encoded value of " + this.size
-					+ " bytes was released before it was written: its command was cancelled while being encoded");
+			throw released();
 		}
 		try {
-			target.writeBytes(this.bytes, this.bytes.readerIndex(), this.size);
+			if (this.array != null) {
+				target.writeBytes(this.array);
+			}
+			else {
+				target.writeBytes(this.bytes, this.bytes.readerIndex(), this.size);
+			}
 		}
 		finally {
 			unpin();
@@ -131,15 +158,26 @@ public final class EncodedValue {
 
 	/** Whether the first byte is {@code value}; {@code false} when empty. Only while not released. */
 	public boolean startsWith(byte value) {
-		return this.size > 0 && this.bytes.getByte(this.bytes.readerIndex()) == value;
+		if (this.size == 0) {
+			return false;
+		}
+		return ((this.array != null) ? this.array[0] : this.bytes.getByte(this.bytes.readerIndex())) == value;
 	}
 
 	/**
-	 * A heap copy of the bytes, for a command whose codec takes arrays; as {@link #writeTo}, the
-	 * bytes are not consumed.
+	 * The bytes as a heap array, for a command whose codec takes arrays: the array of an
+	 * {@linkplain #of(byte[]) array value} itself, which the caller must not change, else a copy;
+	 * as {@link #writeTo}, the bytes are not consumed.
 	 * @throws IllegalStateException when this value was already released and nobody pins it
 	 */
 	public byte[] toByteArray() {
+		if (this.array != null) {
+			if (!pin()) {
+				throw released();
+			}
+			unpin();
+			return this.array;
+		}
 		byte[] copy = new byte[this.size];
 		writeTo(Unpooled.wrappedBuffer(copy).writerIndex(0));
 		return copy;
@@ -164,7 +202,7 @@ public final class EncodedValue {
 		}
 		while (!STATE.compareAndSet(this, previous, previous | RELEASED));
 		if (previous == 0) {
-			this.bytes.release();
+			free();
 		}
 	}
 
@@ -190,6 +228,18 @@ public final class EncodedValue {
 	/** Undoes one successful {@link #pin()}: frees the buffer when the owner released it and no pin is left. */
 	public void unpin() {
 		if (STATE.addAndGet(this, -PIN) == RELEASED) {
+			free();
+		}
+	}
+
+	private IllegalStateException released() {
+		return new IllegalStateException("Encoded value of " + this.size
+				+ " bytes was released before it was written: its command was cancelled while being encoded");
+	}
+
+	/** Frees the buffer; an array value has none. */
+	private void free() {
+		if (this.bytes != null) {
 			this.bytes.release();
 		}
 	}

@@ -11,7 +11,6 @@ import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.BucketStore.PlainValue;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
-import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -122,7 +121,7 @@ public final class ShardedMigrator {
 
 	/** A plain key's value as the store writes it: the array wrapped, not copied; the store releases it. */
 	private static EncodedValue wrapped(byte @Nullable [] value) {
-		return EncodedValue.wrap(Unpooled.wrappedBuffer(Objects.requireNonNull(value)));
+		return EncodedValue.of(Objects.requireNonNull(value));
 	}
 
 	private boolean readable(byte[] value) {

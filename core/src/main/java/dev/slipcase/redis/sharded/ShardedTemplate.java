@@ -21,7 +21,6 @@ import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import io.micrometer.observation.ObservationRegistry;
 import io.netty.buffer.ByteBufAllocator;
-import io.netty.buffer.Unpooled;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.RedisSystemException;
@@ -391,7 +390,7 @@ public final class ShardedTemplate<V> {
 	EncodedValue encode(@Nullable V value, String key) {
 		requireValue(key, value);
 		if (this.format == null) {
-			return EncodedValue.wrap(Unpooled.wrappedBuffer(serialize(value, key)));
+			return EncodedValue.of(serialize(value, key));
 		}
 		try {
 			return EncodedValue.encode(this.format, value, this.allocator);

@@ -40,6 +40,30 @@ class EncodedValueTests {
 	}
 
 	@Test
+	void anArrayValueIsWrittenAndHandedOutWithoutACopyUntilItsOwnerReleasesIt() {
+		byte[] bytes = "abc".getBytes(StandardCharsets.UTF_8);
+		EncodedValue value = EncodedValue.of(bytes);
+		ByteBuf target = Unpooled.buffer();
+		try {
+			value.writeTo(target);
+			value.writeTo(target);
+			assertThat(target.toString(StandardCharsets.UTF_8)).isEqualTo("abcabc");
+			assertThat(value.toByteArray()).isSameAs(bytes);
+			assertThat(value.startsWith((byte) 'a')).isTrue();
+			assertThat(value.pin()).isTrue();
+			value.release();
+			value.writeTo(target); // the party that pinned it may still write it
+			value.unpin();
+			assertThatIllegalStateException().isThrownBy(() -> value.writeTo(target))
+				.withMessageContaining("released before it was written");
+			assertThatIllegalStateException().isThrownBy(value::toByteArray);
+		}
+		finally {
+			target.release();
+		}
+	}
+
+	@Test
 	void releaseFreesTheBufferOnceAndIsIdempotent() {
 		ByteBuf bytes = Unpooled.copiedBuffer("abc", StandardCharsets.UTF_8);
 		EncodedValue value = EncodedValue.wrap(bytes);
