@@ -46,6 +46,9 @@ public final class EncodedValue {
 
 	private final int size;
 
+	/** The first byte, or {@code -1} when empty: read once, so that asking for it never reads the buffer. */
+	private final int firstByte;
+
 	private static final AtomicIntegerFieldUpdater<EncodedValue> STATE = AtomicIntegerFieldUpdater
 		.newUpdater(EncodedValue.class, "state");
 
@@ -56,12 +59,14 @@ public final class EncodedValue {
 		this.bytes = bytes;
 		this.array = null;
 		this.size = bytes.readableBytes();
+		this.firstByte = (this.size > 0) ? bytes.getByte(bytes.readerIndex()) & 0xff : -1;
 	}
 
 	private EncodedValue(byte[] array) {
 		this.bytes = null;
 		this.array = array;
 		this.size = array.length;
+		this.firstByte = (this.size > 0) ? array[0] & 0xff : -1;
 	}
 
 	/**
@@ -156,12 +161,12 @@ public final class EncodedValue {
 		}
 	}
 
-	/** Whether the first byte is {@code value}; {@code false} when empty. Only while not released. */
+	/**
+	 * Whether the first byte is {@code value}; {@code false} when empty. Reads no buffer, so it holds
+	 * after a release too.
+	 */
 	public boolean startsWith(byte value) {
-		if (this.size == 0) {
-			return false;
-		}
-		return ((this.array != null) ? this.array[0] : this.bytes.getByte(this.bytes.readerIndex())) == value;
+		return this.firstByte == (value & 0xff);
 	}
 
 	/**
