@@ -69,23 +69,38 @@ public final class TransactionLane implements AutoCloseable {
 					"The block was not sent: its values were released, its call given up, before it was sent"));
 			return result;
 		}
-		OrderedDispatcher<byte[], byte[]> dispatcher = this.connections.dispatcher(database);
-		if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
-				&& dispatcher.join() instanceof StatefulRedisConnection<byte[], byte[]> open) {
-			withoutCommandTimeout(open);
-			send(open, decision, writes, result); // open and standalone
-			return result;
-		}
-		connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
-			if (ex != null) {
-				writes.letGo();
-				result.completeExceptionally(RedisFailures.unwrap(ex));
-				return;
+		try {
+			OrderedDispatcher<byte[], byte[]> dispatcher = this.connections.dispatcher(database);
+			if (dispatcher.isDone() && !dispatcher.isCompletedExceptionally()
+					&& dispatcher.join() instanceof StatefulRedisConnection<byte[], byte[]> open) {
+				withoutCommandTimeout(open);
+				send(open, decision, writes, result); // open and standalone
+				return result;
 			}
-			withoutCommandTimeout(connection);
-			send(connection, decision, writes, result);
-		});
+			connectionFor(dispatcher, slotKey).whenComplete((connection, ex) -> {
+				try {
+					if (ex != null) {
+						throw ex;
+					}
+					withoutCommandTimeout(connection);
+					send(connection, decision, writes, result);
+				}
+				catch (Throwable failure) {
+					notSent(writes, result, failure);
+				}
+			});
+		}
+		catch (RuntimeException ex) {
+			notSent(writes, result, ex);
+			throw ex;
+		}
 		return result;
+	}
+
+	/** A block that was never sent: the lane lets go of its values, and the block fails. */
+	private static void notSent(QueuedWrites writes, BlockResult result, Throwable failure) {
+		writes.letGo();
+		result.completeExceptionally(RedisFailures.unwrap(failure));
 	}
 
 	/**
