@@ -2,6 +2,7 @@ package dev.slipcase.redis.lettuce;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicIntegerFieldUpdater;
 
 import io.lettuce.core.codec.RedisCodec;
 import io.lettuce.core.output.CommandOutput;
@@ -34,7 +35,12 @@ abstract class MultiReplyCommand<K, V, T> extends CommandOutput<K, V, T> impleme
 	private int received;
 
 	/** Set once, by whichever way it ends. */
-	private volatile boolean done;
+	@SuppressWarnings("rawtypes")
+	private static final AtomicIntegerFieldUpdater<MultiReplyCommand> DONE = AtomicIntegerFieldUpdater
+		.newUpdater(MultiReplyCommand.class, "done");
+
+	/** 1 once done: set once, by whichever thread completes, fails or cancels it first. */
+	private volatile int done;
 
 	MultiReplyCommand(RedisCodec<K, V> codec) {
 		super(codec, null);
@@ -79,11 +85,7 @@ abstract class MultiReplyCommand<K, V, T> extends CommandOutput<K, V, T> impleme
 
 	/** Marks it done; whether it was not done before. */
 	final boolean markDone() {
-		if (this.done) {
-			return false;
-		}
-		this.done = true;
-		return true;
+		return DONE.compareAndSet(this, 0, 1);
 	}
 
 	/** The output the reply being read goes to, {@code null} for none (a reply to {@code PING}). */
@@ -112,7 +114,7 @@ abstract class MultiReplyCommand<K, V, T> extends CommandOutput<K, V, T> impleme
 
 	@Override
 	public final boolean isDone() {
-		return this.done;
+		return this.done != 0;
 	}
 
 	@Override
