@@ -1,5 +1,8 @@
 package dev.slipcase.redis.template;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -7,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import dev.slipcase.redis.serializer.Utf8StringFormat;
@@ -26,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The Slipcase classes whose code runs for one {@code ValueTemplate.set}, from the call to the
  * socket and back: JFR's method tracing of every class of slipcase-core around one {@code SET} of a
- * warmed-up template on a real Redis. Method tracing exists from JDK 25 on, so this runs in CI's
- * newest-JDK pass; it prints each class with the methods it ran and their threads:
- * {@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./mvnw -pl core test -Dtest=SetPathTests}.
+ * warmed-up template on a real Redis, in a JVM of its own (tracing retransforms the classes it
+ * filters, which breaks records for the JVM's later tests). Method tracing exists from JDK 25 on,
+ * so this runs in CI's newest-JDK pass; it prints each class with the methods it ran and their
+ * threads: {@code JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ./mvnw -pl core test -Dtest=SetPathTests}.
  */
 @EnabledForJreRange(minVersion = 25)
 class SetPathTests {
@@ -38,7 +43,7 @@ class SetPathTests {
 
 	@Test
 	void aSetCrossesAtMostNineClassesBesidesTheValuesFormat() throws Exception {
-		Map<String, Set<String>> path = trace();
+		Map<String, Set<String>> path = traceInAJvmOfItsOwn();
 		path.forEach((type, methods) -> System.out.println(type + "  " + methods));
 		List<String> commandPath = path.keySet().stream().filter((type) -> !isValueEncoding(type)).toList();
 		assertThat(commandPath).as("the classes a SET runs, beside its format's").contains(
@@ -54,6 +59,36 @@ class SetPathTests {
 	 */
 	private static boolean isValueEncoding(String type) {
 		return type.startsWith("dev.slipcase.redis.serializer.") || type.startsWith("dev.slipcase.redis.metrics.");
+	}
+
+	/** {@link #trace()} run by {@link Trace} in a new JVM of this one's JDK and class path. */
+	private static Map<String, Set<String>> traceInAJvmOfItsOwn() throws Exception {
+		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+		Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), Trace.class.getName())
+			.redirectError(ProcessBuilder.Redirect.INHERIT)
+			.start();
+		Map<String, Set<String>> path = new TreeMap<>();
+		try (BufferedReader lines = new BufferedReader(
+				new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+			for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+				String[] parts = line.split("\t");
+				if (parts.length == 2 && parts[0].startsWith("dev.slipcase.redis.")) {
+					path.computeIfAbsent(parts[0], (type) -> new TreeSet<>()).add(parts[1]);
+				}
+			}
+		}
+		assertThat(process.waitFor(2, TimeUnit.MINUTES)).as("the tracing JVM ended").isTrue();
+		assertThat(process.exitValue()).as("the tracing JVM's exit code").isZero();
+		return path;
+	}
+
+	/** Traces one {@code SET} and prints each class and method that ran, a tab between them. */
+	static final class Trace {
+
+		public static void main(String[] args) throws Exception {
+			trace().forEach((type, methods) -> methods.forEach((method) -> System.out.println(type + "\t" + method)));
+		}
+
 	}
 
 	/** Each traced class and the methods of it that ran ({@code name [thread]}). */
