@@ -32,7 +32,8 @@ import dev.slipcase.redis.test.RedisServers;
  * {@code SLIPCASE_REDIS_URL}), and sharded with Zstd and a trained dictionary. Prints a Markdown
  * table; {@link #measureAll}, {@link #markdown} and {@link #chart} give the benchmark suite the same.
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.ShardedMemoryReport [keys]</pre>
- * {@code keys} defaults to 100,000; the full run uses 1,000,000.
+ * {@code keys} defaults to 100,000; the full run uses 1,000,000. Namespaces take the default fill
+ * factor ({@code -Dslipcase.fill=0.125} compares another).
  */
 public final class ShardedMemoryReport {
 
@@ -108,9 +109,10 @@ public final class ShardedMemoryReport {
 				if (storage != Storage.PLAIN) {
 					try (ShardedTemplates templates = ShardedTemplates.create(connection)) {
 						ShardedTemplate<String> template = templates.template(
-								ShardedNamespace.builder(memoryCase.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+								ShardedServerTimeReport.fill(ShardedNamespace
+									.builder(memoryCase.name().toLowerCase(Locale.ROOT).replace('_', '-'))
 									.alias(memoryCase.keyPrefix().substring(0, 1))
-									.keyPrefix(memoryCase.keyPrefix())
+									.keyPrefix(memoryCase.keyPrefix()))
 									.build(),
 								(storage == Storage.SHARDED_ZSTD) ? compressing(memoryCase) : StringRedisSerializer.UTF_8);
 						Map<String, String> batch = new LinkedHashMap<>();

@@ -97,6 +97,12 @@ public final class ShardedServerTimeReport {
 		}
 	}
 
+	/** The namespace's default fill factor, or {@code -Dslipcase.fill} to compare others. */
+	static ShardedNamespace.Builder fill(ShardedNamespace.Builder builder) {
+		String fill = System.getProperty("slipcase.fill");
+		return (fill != null) ? builder.fillFactor(Double.parseDouble(fill)) : builder;
+	}
+
 	/** The server's name and version: {@code Redis 7.0.15}, {@code Valkey 9.1.0}. */
 	private static String engine(RedisServer server) {
 		String info = (String) server.command("INFO", "server");
@@ -319,12 +325,6 @@ public final class ShardedServerTimeReport {
 			this.counters = templates.template(
 					fill(ShardedNamespace.builder("counters").alias("c").keyPrefix("counter:").expectedKeys(1000)).build(),
 					new GenericToStringSerializer<>(Long.class));
-		}
-
-		/** The namespace's default fill factor, or {@code -Dslipcase.fill} to compare others. */
-		private static ShardedNamespace.Builder fill(ShardedNamespace.Builder builder) {
-			String fill = System.getProperty("slipcase.fill");
-			return (fill != null) ? builder.fillFactor(Double.parseDouble(fill)) : builder;
 		}
 
 		@Override
