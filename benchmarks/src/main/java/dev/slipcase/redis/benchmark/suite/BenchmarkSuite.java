@@ -148,9 +148,7 @@ public final class BenchmarkSuite {
 		if (entry.commandsPerOperation() > 0) {
 			options.addProfiler(ProcessCostProfiler.class, "commands=" + entry.commandsPerOperation());
 		}
-		if (this.profile.reducedParams()) {
-			entry.reducedParams().forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
-		}
+		entry.params(this.profile).forEach((name, values) -> options.param(name, values.toArray(String[]::new)));
 		return options;
 	}
 

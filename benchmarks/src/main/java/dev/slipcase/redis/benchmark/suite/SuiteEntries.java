@@ -37,7 +37,9 @@ final class SuiteEntries {
 										Map.of("writes", "each"))),
 						Map.of("candidate", List.of("slipcase-json", "slipcase-fory", "spring-slipcase-json",
 								"spring-generic-json", "lettuce-bytes-jackson")),
-						List.of(1, 8, 64), true, 2),
+						List.of(1, 8, 64), true, 2,
+						// the smoke run: one Slipcase stack beside both baselines (BenchmarkSmokeTests runs the others)
+						Map.of("candidate", List.of("slipcase-json", "spring-generic-json", "lettuce-bytes-jackson"))),
 				// 64 concurrent subscribers per invocation, no thread each: beside Spring's reactive template
 				// with RedisSerializer.json() on a plain factory
 				new SuiteEntry(ReactiveTemplateBenchmark.class,
@@ -47,7 +49,11 @@ final class SuiteEntries {
 				entry(StreamingBenchmark.class, "candidate", "lettuce-single-command", Map.of()),
 				entry(LeaseBenchmark.class, "reader", "lettuce-byte-array", Map.of()),
 				entry(MultiTenantBenchmark.class, "candidate", "spring-one-at-a-time", Map.of()),
-				entry(ShardedTemplateBenchmark.class, "store", "plain", Map.of()),
+				// the smoke run: the baseline and the sharded store, numeric ids (BenchmarkSmokeTests runs
+				// every other value)
+				new SuiteEntry(ShardedTemplateBenchmark.class,
+						List.of(new Baseline("ShardedTemplateBenchmark", "store", "plain")), Map.of(), List.of(1), false,
+						0, Map.of("store", List.of("plain", "sharded"), "ids", List.of("numeric"))),
 				// Spring's Cache through the near tier beside the plain RedisCache: a held key's get at 1
 				// thread, a 90/10 get/put mix at 8, every thread through one shared connection
 				new SuiteEntry(NearCacheBenchmark.class, List.of(new Baseline("NearCacheBenchmark", "tier", "redis")),

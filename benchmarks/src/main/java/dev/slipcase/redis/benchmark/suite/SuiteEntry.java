@@ -1,5 +1,6 @@
 package dev.slipcase.redis.benchmark.suite;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -19,9 +20,11 @@ import dev.slipcase.redis.benchmark.report.Baseline;
  * one-second samples after two warm-ups cannot settle eight threads through one connection
  * @param commandsPerOperation the Redis commands each operation sends, for
  * {@link dev.slipcase.redis.benchmark.ProcessCostProfiler}'s costs per command; 0 to run without it
+ * @param smokeParams parameter values the smoke profile narrows further, for a class whose every
+ * value {@code BenchmarkSmokeTests} already runs; the report's structure needs only the baseline
  */
 record SuiteEntry(Class<?> benchmarkClass, List<Baseline> baselines, Map<String, List<String>> reducedParams,
-		List<Integer> threads, boolean endToEnd, int commandsPerOperation) {
+		List<Integer> threads, boolean endToEnd, int commandsPerOperation, Map<String, List<String>> smokeParams) {
 
 	SuiteEntry {
 		if (baselines.isEmpty()) {
@@ -36,6 +39,25 @@ record SuiteEntry(Class<?> benchmarkClass, List<Baseline> baselines, Map<String,
 		baselines = List.copyOf(baselines);
 		reducedParams = Map.copyOf(reducedParams);
 		threads = List.copyOf(threads);
+		smokeParams = Map.copyOf(smokeParams);
+	}
+
+	SuiteEntry(Class<?> benchmarkClass, List<Baseline> baselines, Map<String, List<String>> reducedParams,
+			List<Integer> threads, boolean endToEnd, int commandsPerOperation) {
+		this(benchmarkClass, baselines, reducedParams, threads, endToEnd, commandsPerOperation, Map.of());
+	}
+
+	/** The parameter values a run of {@code profile} sets: none (all of them) for a full run. */
+	Map<String, List<String>> params(Profile profile) {
+		if (!profile.reducedParams()) {
+			return Map.of();
+		}
+		if (profile != Profile.SMOKE || this.smokeParams.isEmpty()) {
+			return this.reducedParams;
+		}
+		Map<String, List<String>> params = new HashMap<>(this.reducedParams);
+		params.putAll(this.smokeParams);
+		return params;
 	}
 
 	/** The profile whose forks, warm-ups and iterations time this class in a run of {@code profile}. */
