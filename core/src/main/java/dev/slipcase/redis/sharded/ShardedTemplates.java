@@ -13,7 +13,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
-import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.BinaryCommands;
 import dev.slipcase.redis.lettuce.CommandChannel;
 import dev.slipcase.redis.lettuce.ConnectionHolder;
@@ -78,7 +77,8 @@ public final class ShardedTemplates implements AutoCloseable {
 		this.connections = connections;
 		ConnectionHolder<byte[], byte[]> separate = connections.separate();
 		this.transactions = (separate != null) ? new TransactionLane(separate) : null;
-		StatefulConnection<byte[], byte[]> connection = CommandChannel.await(connections.get(), CONNECT_TIMEOUT, "connect", null);
+		StatefulConnection<byte[], byte[]> connection = CommandChannel.await(connections.get(), CONNECT_TIMEOUT,
+				"connect", null);
 		this.redis = new CommandChannel<>(connections, connections.defaultDatabase(), connection.getTimeout());
 		this.version = probeVersion();
 		// by behaviour, not by command name: an engine may have the commands and still convert a
