@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
-import dev.slipcase.redis.codec.EncodedValue;
 import dev.slipcase.redis.sharded.BucketScripts.TtlMode;
 import dev.slipcase.redis.sharded.KeyPlacement.Location;
 import org.jspecify.annotations.Nullable;
@@ -175,17 +174,9 @@ public final class ReactiveShardedTemplate<V> {
 			locations.add(this.store.locate(key));
 			ShardedTemplate.requireValue(key, value);
 		});
-		return call(() -> {
-			List<EncodedValue> encoded = new ArrayList<>(values.size());
-			try {
-				values.forEach((key, value) -> encoded.add(this.template.encode(value, key)));
-			}
-			catch (RuntimeException | Error ex) {
-				encoded.forEach(EncodedValue::release);
-				throw ex;
-			}
-			return this.store.write(locations, encoded, false, TtlMode.CLEAR, null);
-		}, this.store.callNames().setMany(), null).then();
+		// the reactive calls are not observed: no sizes to count
+		return call(() -> this.store.write(locations, this.template.encodeAll(values, (bytes) -> { }), false,
+				TtlMode.CLEAR, null), this.store.callNames().setMany(), null).then();
 	}
 
 	private Mono<Void> write(String key, V value, TtlMode ttlMode, @Nullable Duration ttl) {

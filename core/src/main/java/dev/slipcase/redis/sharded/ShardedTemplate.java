@@ -269,21 +269,9 @@ public final class ShardedTemplate<V> {
 		Assert.notNull(values, "values must not be null");
 		observed("multiSet", (call) -> {
 			List<Location> locations = new ArrayList<>(values.size());
-			List<EncodedValue> encoded = new ArrayList<>(values.size());
-			try {
-				values.forEach((key, value) -> {
-					locations.add(this.store.locate(key));
-					EncodedValue one = encode(value, key);
-					encoded.add(one);
-					call.storedBytes(one.size());
-				});
-			}
-			catch (RuntimeException | Error ex) {
-				encoded.forEach(EncodedValue::release);
-				throw ex;
-			}
-			await(this.store.write(locations, encoded, false, TtlMode.CLEAR, null), this.store.callNames().setMany(),
-					null);
+			values.keySet().forEach((key) -> locations.add(this.store.locate(key)));
+			await(this.store.write(locations, encodeAll(values, call::storedBytes), false, TtlMode.CLEAR, null),
+					this.store.callNames().setMany(), null);
 			return null;
 		});
 	}
@@ -399,6 +387,29 @@ public final class ShardedTemplate<V> {
 			throw KeyedSerializationException.of(key,
 					new SerializationException(where() + ": " + ex.getMessage(), ex));
 		}
+	}
+
+	/**
+	 * The values of {@code values}, in its order, each encoded once (see {@link #encode}), its size
+	 * told to {@code storedBytes}. The caller is responsible for releasing them, normally by handing
+	 * them to the store.
+	 * @throws KeyedSerializationException naming the key of a value that cannot be encoded; the values
+	 * encoded before it are released, so nothing is left to release then
+	 */
+	List<EncodedValue> encodeAll(Map<String, ? extends V> values, LongConsumer storedBytes) {
+		List<EncodedValue> encoded = new ArrayList<>(values.size());
+		try {
+			values.forEach((key, value) -> {
+				EncodedValue one = encode(value, key);
+				encoded.add(one);
+				storedBytes.accept(one.size());
+			});
+		}
+		catch (RuntimeException | Error ex) {
+			encoded.forEach(EncodedValue::release);
+			throw ex;
+		}
+		return encoded;
 	}
 
 	/**
