@@ -60,7 +60,7 @@ final class BucketWrites {
 	}
 
 	/**
-	 * Writes raw values. NX: only where the key has no value. The values stay the caller's, who
+	 * Writes encoded values. NX: only where the key has no value. The values stay the caller's, who
 	 * releases them once the call is done: a block pins those it may still write, and a script
 	 * writes copies.
 	 * @return per location whether it was written; fails with a {@link BucketFullException} when a

@@ -119,7 +119,7 @@ public final class ShardedMigrator {
 		}
 	}
 
-	/** A plain key's value as the store writes it: the array wrapped, not copied; the store releases it. */
+	/** A plain key's value as the store writes it: the array held as it is, not copied; the store releases it. */
 	private static EncodedValue wrapped(byte @Nullable [] value) {
 		return EncodedValue.of(Objects.requireNonNull(value));
 	}

@@ -89,11 +89,16 @@ public final class ShardedTemplate<V> {
 		this.scan = new BucketScan(store);
 		this.serializer = serializer;
 		this.observations = observations;
-		this.formatName = (serializer instanceof SlipcaseRedisSerializer<?> slipcase) ? slipcase.format().name()
-				: serializer.getClass().getSimpleName();
-		this.format = (serializer instanceof SlipcaseRedisSerializer<V> slipcase) ? slipcase.format() : null;
-		this.allocator = (serializer instanceof SlipcaseRedisSerializer<V> slipcase) ? slipcase.allocator()
-				: BufferAllocators.defaultAllocator();
+		if (serializer instanceof SlipcaseRedisSerializer<V> slipcase) {
+			this.format = slipcase.format();
+			this.formatName = this.format.name();
+			this.allocator = slipcase.allocator();
+		}
+		else {
+			this.format = null;
+			this.formatName = serializer.getClass().getSimpleName();
+			this.allocator = BufferAllocators.defaultAllocator();
+		}
 	}
 
 	/**
@@ -370,7 +375,7 @@ public final class ShardedTemplate<V> {
 
 	/**
 	 * The value of {@code key}, encoded once: with a {@link SlipcaseRedisSerializer}, by its format
-	 * straight into a buffer from its allocator; with any other serializer, its bytes wrapped. The
+	 * straight into a buffer from its allocator; with any other serializer, its bytes held as they are. The
 	 * caller is responsible for releasing the returned value, normally by handing it to the store.
 	 * @throws KeyedSerializationException naming the key when the value cannot be encoded; nothing
 	 * is left to release then
