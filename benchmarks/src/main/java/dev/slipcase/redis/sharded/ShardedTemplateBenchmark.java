@@ -72,7 +72,7 @@ public class ShardedTemplateBenchmark {
 	@Param({ "plain", "template", "sharded", "sharded-slipcase" })
 	public String store;
 
-	/** The keys each server holds: 10,000 in the suite; {@code -p keys=1000000} for the large case. */
+	/** The keys each server holds: 10,000 in the suite; {@code -p keyCount=1000000} for the large case. */
 	@Param({ "10000" })
 	public int keyCount;
 
