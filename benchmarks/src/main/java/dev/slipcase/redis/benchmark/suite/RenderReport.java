@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,10 +22,13 @@ import dev.slipcase.redis.benchmark.report.JmhResults;
  * hour of benchmarks. The environment table and the sections measured outside JMH (memory per
  * key, server time, stored sizes, the server ceiling) are kept as the folder's report has them,
  * since they describe the run that produced the results; the sections derived from the results
- * alone (the near cache's) are derived again, like the comparisons.
+ * alone (the near cache's) are derived again, like the comparisons. Sections after the measured
+ * ones, runs of their own that each name their command and date, are kept as they are.
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.benchmark.suite.RenderReport docs/benchmarks</pre>
  */
 public final class RenderReport {
+
+	private static final Pattern SECTION_HEADING = Pattern.compile("^## (.+)$", Pattern.MULTILINE);
 
 	private static final Pattern ENVIRONMENT_ROW = Pattern.compile("^\\| ([^|]+) \\| `(.*)` \\|$", Pattern.MULTILINE);
 
@@ -49,6 +53,9 @@ public final class RenderReport {
 		for (String title : BenchmarkSuite.MEASURED_SECTIONS) {
 			report.section(title, section(current, title));
 		}
+		for (String title : sectionsAfter(current, BenchmarkSuite.MEASURED_SECTIONS.get(BenchmarkSuite.MEASURED_SECTIONS.size() - 1))) {
+			report.section(title, section(current, title));
+		}
 		return report.writeTo(folder);
 	}
 
@@ -64,6 +71,21 @@ public final class RenderReport {
 			throw new IllegalStateException("The report's environment table names no command");
 		}
 		return new Environment(entries);
+	}
+
+	/** The titles of the sections that follow the one titled {@code title}, in order. */
+	static List<String> sectionsAfter(String report, String title) {
+		int start = report.indexOf("## " + title + "\n");
+		if (start < 0) {
+			throw new IllegalStateException("The report has no section '" + title + "'");
+		}
+		List<String> titles = new ArrayList<>();
+		Matcher heading = SECTION_HEADING.matcher(report);
+		heading.region(start + 3 + title.length(), report.length());
+		while (heading.find()) {
+			titles.add(heading.group(1));
+		}
+		return titles;
 	}
 
 	/** The body of the section titled {@code title}: from its heading to the next one. */

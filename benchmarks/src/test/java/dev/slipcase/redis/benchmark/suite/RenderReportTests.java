@@ -34,6 +34,12 @@ class RenderReportTests {
 		for (String title : BenchmarkSuite.MEASURED_SECTIONS) {
 			assertThat(RenderReport.section(rendered, title)).as(title).isEqualTo(RenderReport.section(original, title));
 		}
+		List<String> ownRuns = RenderReport.sectionsAfter(original, BenchmarkSuite.STREAMING_MEMORY_SECTION);
+		assertThat(ownRuns).as("the published report's sections of runs of their own").isNotEmpty();
+		assertThat(RenderReport.sectionsAfter(rendered, BenchmarkSuite.STREAMING_MEMORY_SECTION)).isEqualTo(ownRuns);
+		for (String title : ownRuns) {
+			assertThat(RenderReport.section(rendered, title)).as(title).isEqualTo(RenderReport.section(original, title));
+		}
 		// every baseline the results have a run of (a benchmark added since has none yet)
 		List<BenchmarkResult> results = JmhResults.read(folder.resolve(BenchmarkSuite.RESULTS_FILE));
 		BenchmarkSuite.baselines()
