@@ -3,6 +3,8 @@ package dev.slipcase.redis.benchmark.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,13 +19,14 @@ import org.jspecify.annotations.Nullable;
 public record Environment(Map<String, String> entries) {
 
 	/**
-	 * Describes this JVM and machine.
+	 * Describes this JVM and machine, and the day (UTC) of the run.
 	 * @param command the exact command that produced the results
 	 * @param redisVersion the Redis server version benchmarks ran against, or {@code null}
 	 */
 	public static Environment current(String command, @Nullable String redisVersion) {
 		Map<String, String> entries = new LinkedHashMap<>();
 		entries.put("Command", command);
+		entries.put("Date", LocalDate.now(ZoneOffset.UTC).toString());
 		entries.put("JDK", System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"));
 		entries.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " ("
 				+ System.getProperty("os.arch") + ")");
