@@ -31,7 +31,7 @@ class BenchmarkSuiteSmokeTests {
 
 		assertThat(report).isEqualTo(output.resolve(BenchmarkReport.REPORT_FILE));
 		String markdown = Files.readString(report);
-		assertThat(markdown).contains("## Environment", "| Command | `smoke test` |", "| JDK |", "| Redis |");
+		assertThat(markdown).contains("## Environment", "| Command | `smoke test` |", "| Date | `", "| JDK |", "| Redis |");
 		for (SuiteEntry entry : SuiteEntries.all()) {
 			for (Baseline baseline : entry.baselines()) {
 				assertThat(markdown).contains("## " + baseline.benchmarkClass())
