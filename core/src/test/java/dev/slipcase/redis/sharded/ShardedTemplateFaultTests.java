@@ -11,8 +11,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import dev.slipcase.redis.test.RedisServer;
 import dev.slipcase.redis.test.RedisServers;
 import dev.slipcase.redis.test.Wait;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.RedisCommand;
@@ -64,6 +66,11 @@ class ShardedTemplateFaultTests {
 	void connect() {
 		this.client = RedisClient.create(
 				RedisURI.builder(RedisURI.create(redis.endpoint().uri())).withTimeout(Duration.ofMillis(300)).build());
+		// the template's timeout gives up on a call and cancels its commands; Lettuce's per-command one,
+		// of the same length, would race it and fail a command as timed out instead of cancelled
+		this.client.setOptions(ClientOptions.builder()
+			.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())
+			.build());
 		this.connection = this.client.connect(ByteArrayCodec.INSTANCE);
 		ShardedTemplates templates = ShardedTemplates.create(recording(this.connection, this.sent));
 		this.template = templates.template(ShardedNamespace.builder("faults").keyPrefix("f:").build(),
