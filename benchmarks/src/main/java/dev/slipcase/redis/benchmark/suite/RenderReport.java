@@ -53,7 +53,8 @@ public final class RenderReport {
 		for (String title : BenchmarkSuite.MEASURED_SECTIONS) {
 			report.section(title, section(current, title));
 		}
-		for (String title : sectionsAfter(current, BenchmarkSuite.MEASURED_SECTIONS.get(BenchmarkSuite.MEASURED_SECTIONS.size() - 1))) {
+		String lastMeasured = BenchmarkSuite.MEASURED_SECTIONS.get(BenchmarkSuite.MEASURED_SECTIONS.size() - 1);
+		for (String title : sectionsAfter(current, lastMeasured)) {
 			report.section(title, section(current, title));
 		}
 		return report.writeTo(folder);
@@ -75,13 +76,14 @@ public final class RenderReport {
 
 	/** The titles of the sections that follow the one titled {@code title}, in order. */
 	static List<String> sectionsAfter(String report, String title) {
-		int start = report.indexOf("## " + title + "\n");
+		String titleHeading = "## " + title + "\n";
+		int start = report.indexOf(titleHeading);
 		if (start < 0) {
 			throw new IllegalStateException("The report has no section '" + title + "'");
 		}
 		List<String> titles = new ArrayList<>();
 		Matcher heading = SECTION_HEADING.matcher(report);
-		heading.region(start + 3 + title.length(), report.length());
+		heading.region(start + titleHeading.length(), report.length());
 		while (heading.find()) {
 			titles.add(heading.group(1));
 		}
