@@ -84,18 +84,18 @@ final class KeyPlacement {
 			long quotient = value / this.layout.bucketSize();
 			return location(key, NUMERIC_KIND, quotient, decimal(value % this.layout.bucketSize()), -1);
 		}
-		byte[] fieldBytes = bytes(key.substring(idStart));
+		byte[] fieldBytes = utf8(key, idStart);
 		int hashedIndex = hashedBucket(fieldBytes);
 		return location(key, HASHED_KIND, hashedIndex, fieldBytes, hashedIndex);
 	}
 
 	/** The location of {@code key} in bucket {@code number} of {@code kind} ({@code n:} or {@code h:}). */
 	private Location location(String key, byte[] kind, long number, byte[] field, int hashedIndex) {
-		byte[] digits = decimal(number);
-		byte[] bucket = new byte[this.ownedBytes.length + kind.length + digits.length + 1];
+		int digits = digits(number);
+		byte[] bucket = new byte[this.ownedBytes.length + kind.length + digits + 1];
 		System.arraycopy(this.ownedBytes, 0, bucket, 0, this.ownedBytes.length);
 		System.arraycopy(kind, 0, bucket, this.ownedBytes.length, kind.length);
-		System.arraycopy(digits, 0, bucket, this.ownedBytes.length + kind.length, digits.length);
+		writeDecimal(number, bucket, this.ownedBytes.length + kind.length + digits);
 		bucket[bucket.length - 1] = '}';
 		// numeric buckets by their number, hashed ones below them
 		long bucketId = (hashedIndex >= 0) ? -1L - hashedIndex : number;
@@ -198,17 +198,45 @@ final class KeyPlacement {
 
 	/** The ASCII digits of {@code value}, which is not negative: what {@code bytes(Long.toString(value))} gives. */
 	static byte[] decimal(long value) {
+		byte[] bytes = new byte[digits(value)];
+		writeDecimal(value, bytes, bytes.length);
+		return bytes;
+	}
+
+	/** The number of decimal digits of {@code value}, which is not negative. */
+	private static int digits(long value) {
 		int digits = 1;
 		for (long rest = value / 10; rest > 0; rest /= 10) {
 			digits++;
 		}
-		byte[] bytes = new byte[digits];
+		return digits;
+	}
+
+	/** Writes the ASCII digits of {@code value}, which is not negative, into {@code bytes} ending before {@code end}. */
+	private static void writeDecimal(long value, byte[] bytes, int end) {
 		long rest = value;
-		for (int i = digits - 1; i >= 0; i--) {
-			bytes[i] = (byte) ('0' + (rest % 10));
+		int i = end;
+		do {
+			bytes[--i] = (byte) ('0' + (rest % 10));
 			rest /= 10;
 		}
-		return bytes;
+		while (rest > 0);
+	}
+
+	/**
+	 * The UTF-8 bytes of {@code text} from {@code start} on: an id of ASCII characters, the usual
+	 * one, is copied straight into its array, without the substring and encoder's copies.
+	 */
+	private static byte[] utf8(String text, int start) {
+		byte[] ascii = new byte[text.length() - start];
+		for (int i = 0; i < ascii.length; i++) {
+			char c = text.charAt(start + i);
+			if (c >= 0x80) {
+				return bytes(text.substring(start));
+			}
+			ascii[i] = (byte) c;
+		}
+		return ascii;
 	}
 
 	/** The index of the hashed bucket of {@code id}. */

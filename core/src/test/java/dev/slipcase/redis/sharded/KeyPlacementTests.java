@@ -72,6 +72,17 @@ class KeyPlacementTests {
 	}
 
 	@Test
+	void anIdBeyondAsciiIsItsUtf8Bytes() {
+		for (String id : new String[] { "jos\u00e9", "\u00fcber", "\u65e5\u672c", "a\ud83d\ude00b", "x" }) {
+			Location location = this.placement.locate("user:" + id);
+			byte[] utf8 = id.getBytes(StandardCharsets.UTF_8);
+			int expected = Integer.remainderUnsigned(KeyPlacement.fnv1a32(utf8), 16);
+			assertThat(location.field()).as(id).isEqualTo(utf8);
+			assertThat(text(location.bucket())).as(id).isEqualTo("~sc:{u:h:" + expected + "}");
+		}
+	}
+
+	@Test
 	void fnv1aMatchesPublishedVectors() {
 		assertThat(KeyPlacement.fnv1a32(new byte[0])).isEqualTo(0x811c9dc5);
 		assertThat(KeyPlacement.fnv1a32("a".getBytes(StandardCharsets.UTF_8))).isEqualTo(0xe40c292c);
