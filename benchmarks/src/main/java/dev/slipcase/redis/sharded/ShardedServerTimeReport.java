@@ -32,12 +32,16 @@ import dev.slipcase.redis.test.RedisServers;
  * under numeric ids and as many under string ids (and counters of both), for Redis 7.0 (from the
  * PATH), Redis 8.0 and Valkey 9.1, in namespaces of the default fill factor
  * ({@code -Dslipcase.fill=0.75} compares another).
- * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.ShardedServerTimeReport [keys]</pre>
+ * Plain and sharded servers run side by side, taking turns in {@link #ROUNDS} rounds.
+ * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.ShardedServerTimeReport [keys [calls]]</pre>
  */
 public final class ShardedServerTimeReport {
 
 	/** Calls per operation and store that a report counts. */
-	public static final int CALLS = 2000;
+	public static final int CALLS = 10_000;
+
+	/** The rounds a report's calls are split into, each counted on its own. */
+	static final int ROUNDS = 5;
 
 	private static final int BATCH = 100;
 
@@ -46,7 +50,8 @@ public final class ShardedServerTimeReport {
 
 	public static void main(String[] args) {
 		int keys = (args.length > 0) ? Integer.parseInt(args[0].replace("_", "")) : 10_000;
-		System.out.println(markdown(measureAll(keys, CALLS)));
+		int calls = (args.length > 1) ? Integer.parseInt(args[1].replace("_", "")) : CALLS;
+		System.out.println(markdown(measureAll(keys, calls)));
 	}
 
 	/** Every operation, plain and sharded, on Redis 7.0 and 8.0 and Valkey 9.1. */
@@ -58,43 +63,69 @@ public final class ShardedServerTimeReport {
 		return rows;
 	}
 
+	/**
+	 * Every operation on two fresh servers of one kind, plain keys on one and the sharded template on
+	 * the other, both loaded before either is measured. Each operation runs {@link #ROUNDS} rounds;
+	 * a round sends {@code calls / ROUNDS} calls to one server and then the same calls, with the same
+	 * ids and values, to the other, in turn first, so a machine slowing down for a while slows both
+	 * alike, and the rounds' ratios show how far one count can be trusted. Calls are not interleaved
+	 * one by one: a server then works with caches the other just filled, which slows plain keys (a
+	 * large keyspace, counters that would stay cached) far more than buckets and measures a busier
+	 * machine than a server alone.
+	 */
 	static List<Row> measure(Supplier<RedisServer> servers, int keys, int calls) {
-		Map<Operation, Cost> plain = measureStore(servers, keys, calls, false);
-		Map<Operation, Cost> sharded = measureStore(servers, keys, calls, true);
-		List<Row> rows = new ArrayList<>();
-		for (Operation operation : Operation.values()) {
-			rows.add(new Row(plain.get(operation).version(), keys, calls, operation, plain.get(operation),
-					sharded.get(operation)));
-		}
-		return rows;
-	}
-
-	private static Map<Operation, Cost> measureStore(Supplier<RedisServer> servers, int keys, int calls,
-			boolean sharded) {
-		try (RedisServer server = servers.get()) {
-			server.flushAll();
-			RedisClient client = RedisClient.create(server.endpoint().uri());
-			try (StatefulRedisConnection<byte[], byte[]> connection = client.connect(ByteArrayCodec.INSTANCE);
-					ShardedTemplates templates = ShardedTemplates.create(client)) {
+		int perRound = Math.max(1, calls / ROUNDS);
+		try (RedisServer plainServer = servers.get(); RedisServer shardedServer = servers.get()) {
+			plainServer.flushAll();
+			shardedServer.flushAll();
+			RedisClient plainClient = RedisClient.create(plainServer.endpoint().uri());
+			RedisClient shardedClient = RedisClient.create(shardedServer.endpoint().uri());
+			try (StatefulRedisConnection<byte[], byte[]> connection = plainClient.connect(ByteArrayCodec.INSTANCE);
+					ShardedTemplates templates = ShardedTemplates.create(shardedClient)) {
 				connection.setTimeout(Duration.ofMinutes(1));
-				Store store = sharded ? new ShardedStore(templates, keys) : new PlainStore(connection.sync());
-				store.load(keys);
-				Map<Operation, Cost> costs = new LinkedHashMap<>();
-				SplittableRandom random = new SplittableRandom(11);
+				Store plain = new PlainStore(connection.sync());
+				Store sharded = new ShardedStore(templates, keys);
+				plain.load(keys);
+				sharded.load(keys);
+				String version = engine(plainServer);
+				List<Row> rows = new ArrayList<>();
 				for (Operation operation : Operation.values()) {
-					server.command("CONFIG", "RESETSTAT");
-					for (int call = 0; call < calls; call++) {
-						operation.run(store, random, keys);
+					List<Cost> plainRounds = new ArrayList<>(ROUNDS);
+					List<Cost> shardedRounds = new ArrayList<>(ROUNDS);
+					for (int round = 0; round < ROUNDS; round++) {
+						// plain first in even rounds, sharded first in odd ones: a drift of the machine's speed
+						// reaches both alike
+						boolean plainFirst = round % 2 == 0;
+						Cost first = (plainFirst) ? block(plainServer, plain, operation, round, perRound, keys, version)
+								: block(shardedServer, sharded, operation, round, perRound, keys, version);
+						Cost second = (plainFirst) ? block(shardedServer, sharded, operation, round, perRound, keys, version)
+								: block(plainServer, plain, operation, round, perRound, keys, version);
+						plainRounds.add(plainFirst ? first : second);
+						shardedRounds.add(plainFirst ? second : first);
 					}
-					costs.put(operation,
-							Cost.of((String) server.command("INFO", "commandstats"), engine(server), calls));
+					rows.add(Row.of(version, keys, perRound * ROUNDS, operation, plainRounds, shardedRounds));
 				}
-				return costs;
+				return rows;
 			}
 			finally {
-				client.shutdown();
+				plainClient.shutdown();
+				shardedClient.shutdown();
 			}
 		}
+	}
+
+	/**
+	 * The cost of {@code calls} calls of {@code operation} on {@code store}, alone on its server, with
+	 * the ids and values of round {@code round}: each store gets the same ones.
+	 */
+	private static Cost block(RedisServer server, Store store, Operation operation, int round, int calls, int keys,
+			String version) {
+		server.command("CONFIG", "RESETSTAT");
+		SplittableRandom random = new SplittableRandom(11 + round);
+		for (int call = 0; call < calls; call++) {
+			operation.run(store, random, keys);
+		}
+		return Cost.of((String) server.command("INFO", "commandstats"), version, calls);
 	}
 
 	/** The namespace's default fill factor, or {@code -Dslipcase.fill} to compare others. */
@@ -120,19 +151,22 @@ public final class ShardedServerTimeReport {
 		text.append("Server time per call: `INFO commandstats` microseconds of every command and script a call ")
 			.append("sends, summed, after ")
 			.append(String.format(Locale.ROOT, "%,d", rows.isEmpty() ? CALLS : rows.get(0).calls()))
-			.append(" calls on a fresh server holding the keys. Redis counts a command inside `EXEC` or a script ")
+			.append(" calls on a fresh server holding the keys, in ").append(ROUNDS)
+			.append(" rounds, each sending its calls to a server of plain keys and then the same calls to a sharded ")
+			.append("one beside it, or the other way round. Redis counts a command inside `EXEC` or a script ")
 			.append("twice, under its own name and in `EXEC`'s or the script's time, so the sum is an upper bound; ")
 			.append("\"single\" takes `MULTI`, `EXEC` and the scripts alone where a call sends any. A string id ")
 			.append("(`u123`) goes to a hashed bucket, a numeric one (`123`) to a numeric bucket; plain keys are the same ")
-			.append("names. Steadier than client-side times, yet a row moves by up to ±40% between runs on a shared VM: ")
-			.append("compare within a run.\n\n");
-		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | single ÷ plain | sharded commands (µs per call) |\n");
-		text.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | --- |\n");
+			.append("names. \"Rounds\" gives the lowest and highest single ÷ plain of the rounds: on a shared VM a ")
+			.append("call of a few microseconds moves most, so compare within a run.\n\n");
+		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | single ÷ plain | rounds | sharded commands (µs per call) |\n");
+		text.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Row row : rows) {
-			text.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f× | %.2f× | %s |%n", row.version(),
-					row.keys(), row.operation().label, row.plain().microsPerCall(), row.sharded().microsPerCall(),
-					row.sharded().microsPerCall() / row.plain().microsPerCall(),
-					row.sharded().singleMicrosPerCall() / row.plain().microsPerCall(), row.sharded().breakdown()));
+			text.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f× | %.2f× | %.2f-%.2f× | %s |%n",
+					row.version(), row.keys(), row.operation().label, row.plain().microsPerCall(),
+					row.sharded().microsPerCall(), row.sharded().microsPerCall() / row.plain().microsPerCall(),
+					row.sharded().singleMicrosPerCall() / row.plain().microsPerCall(), row.lowest(), row.highest(),
+					row.sharded().breakdown()));
 		}
 		return text.toString();
 	}
@@ -187,7 +221,7 @@ public final class ShardedServerTimeReport {
 	 * Microseconds per call, summed and single-counted (see the class), and the commands behind
 	 * them.
 	 */
-	record Cost(double microsPerCall, double singleMicrosPerCall, String breakdown, String version) {
+	record Cost(double microsPerCall, double singleMicrosPerCall, Map<String, Double> perCommand, String version) {
 
 		/** What runs other commands inside it, and so has their time in its own too. */
 		private static final List<String> OUTER = List.of("multi", "exec", "evalsha", "evalsha_ro", "eval", "fcall");
@@ -207,16 +241,52 @@ public final class ShardedServerTimeReport {
 				total += usec;
 				outer += OUTER.contains(name) ? usec : 0;
 			}
+			return new Cost(total / calls, ((outer > 0) ? outer : total) / calls, perCommand, version);
+		}
+
+		/** The mean of rounds of as many calls each. */
+		static Cost mean(List<Cost> rounds) {
+			Map<String, Double> perCommand = new TreeMap<>();
+			double total = 0;
+			double single = 0;
+			for (Cost round : rounds) {
+				total += round.microsPerCall() / rounds.size();
+				single += round.singleMicrosPerCall() / rounds.size();
+				round.perCommand().forEach((name, micros) -> perCommand.merge(name, micros / rounds.size(), Double::sum));
+			}
+			return new Cost(total, single, perCommand, rounds.get(0).version());
+		}
+
+		/** Each command's microseconds per call: {@code HGET 4.73, HMGET 0.02}. */
+		String breakdown() {
 			StringBuilder breakdown = new StringBuilder();
-			perCommand.forEach((name, micros) -> breakdown.append((breakdown.length() > 0) ? ", " : "")
+			this.perCommand.forEach((name, micros) -> breakdown.append((breakdown.length() > 0) ? ", " : "")
 				.append(name.toUpperCase(Locale.ROOT)).append(String.format(Locale.ROOT, " %.2f", micros)));
-			return new Cost(total / calls, ((outer > 0) ? outer : total) / calls, breakdown.toString(), version);
+			return breakdown.toString();
 		}
 
 	}
 
-	/** One call, plain and sharded. */
-	public record Row(String version, int keys, int calls, Operation operation, Cost plain, Cost sharded) {
+	/**
+	 * One call, plain and sharded, over all rounds, and the lowest and highest single-counted ratio of
+	 * a round.
+	 */
+	public record Row(String version, int keys, int calls, Operation operation, Cost plain, Cost sharded,
+			double lowest, double highest) {
+
+		static Row of(String version, int keys, int calls, Operation operation, List<Cost> plainRounds,
+				List<Cost> shardedRounds) {
+			double lowest = Double.POSITIVE_INFINITY;
+			double highest = 0;
+			for (int round = 0; round < plainRounds.size(); round++) {
+				double ratio = shardedRounds.get(round).singleMicrosPerCall() / plainRounds.get(round).microsPerCall();
+				lowest = Math.min(lowest, ratio);
+				highest = Math.max(highest, ratio);
+			}
+			return new Row(version, keys, calls, operation, Cost.mean(plainRounds), Cost.mean(shardedRounds), lowest,
+					highest);
+		}
+
 	}
 
 	/** Plain keys or the sharded template, by id: {@code 123} or {@code u123}. */

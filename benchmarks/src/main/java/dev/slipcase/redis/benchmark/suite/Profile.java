@@ -18,17 +18,17 @@ public enum Profile {
 	 * warm-ups of two seconds, fewer parameters; an {@linkplain SuiteEntry#endToEnd() end-to-end}
 	 * entry is timed as {@link #END_TO_END}.
 	 */
-	QUICK(1, 2, TimeValue.seconds(2), 5, TimeValue.seconds(1), true, 100_000, 1_000_000, 2_000),
+	QUICK(1, 2, TimeValue.seconds(2), 5, TimeValue.seconds(1), true, 100_000, 1_000_000, 10_000),
 
 	/**
 	 * How a quick run times calls through one shared connection: one fork, five warm-ups and five
 	 * iterations of two seconds each (eight threads through one connection are still warming up
 	 * after two warm-ups of one second, and one-second samples of them scatter widely).
 	 */
-	END_TO_END(1, 5, TimeValue.seconds(2), 5, TimeValue.seconds(2), true, 100_000, 1_000_000, 2_000),
+	END_TO_END(1, 5, TimeValue.seconds(2), 5, TimeValue.seconds(2), true, 100_000, 1_000_000, 10_000),
 
 	/** Error bars you can trust: two forks, longer warm-up and more iterations, every parameter. */
-	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false, 1_000_000, 1_000_000, 2_000);
+	FULL(2, 3, TimeValue.seconds(2), 5, TimeValue.seconds(2), false, 1_000_000, 1_000_000, 10_000);
 
 	private final int forks;
 
@@ -97,7 +97,7 @@ public enum Profile {
 		return this.serverTimeKeys;
 	}
 
-	/** How many calls of each kind the sharded server-time section counts. */
+	/** How many calls of each kind the sharded server-time section counts, in all of its rounds. */
 	int serverTimeCalls() {
 		return this.serverTimeCalls;
 	}
