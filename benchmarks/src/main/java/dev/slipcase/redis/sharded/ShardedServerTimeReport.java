@@ -135,7 +135,7 @@ public final class ShardedServerTimeReport {
 	}
 
 	/** The server's name and version: {@code Redis 7.0.15}, {@code Valkey 9.1.0}. */
-	private static String engine(RedisServer server) {
+	static String engine(RedisServer server) {
 		String info = (String) server.command("INFO", "server");
 		for (String line : info.split("\r?\n")) {
 			if (line.startsWith("valkey_version:")) {
