@@ -30,8 +30,9 @@ import dev.slipcase.redis.test.RedisServers;
  * 1,000,000 plain keys and the same 1,000,000 values in buckets of each size, side by side, so
  * every shape reads the same server with the same caches. The microseconds are
  * {@code INFO commandstats}'s per call: a script's are its own, which include the {@code HGET}s
- * it runs. Each shape runs in 5 rounds, their order turning, and a row gives each ratio's lowest
- * and highest round.
+ * it runs; the server process's CPU time ({@code INFO cpu}) holds reading, parsing and replying
+ * too. Each shape runs in 5 rounds, their order turning, and a row gives each ratio's lowest and
+ * highest round. With {@code SLIPCASE_REDIS_URL} set, every kind is that one external server.
  * <pre>java -cp benchmarks/target/benchmarks.jar dev.slipcase.redis.sharded.BucketReadCostReport [keys [calls]]</pre>
  */
 public final class BucketReadCostReport {
@@ -56,7 +57,7 @@ public final class BucketReadCostReport {
 		rows.addAll(measure(RedisServers::start, keys, calls));
 		rows.addAll(measure(RedisServers::startRedis80, keys, calls));
 		rows.addAll(measure(RedisServers::startValkey91, keys, calls));
-		System.out.println(markdown(keys, calls, rows));
+		System.out.println(markdown(keys, rows));
 	}
 
 	/** Each shape's cost on a fresh server from {@code servers} holding {@code keys} values of each kind. */
@@ -79,21 +80,27 @@ public final class BucketReadCostReport {
 					shapes.add(new Shape("script", fields, true));
 				}
 				Map<Shape, List<Double>> micros = new LinkedHashMap<>();
-				shapes.forEach((shape) -> micros.put(shape, new ArrayList<>()));
+				Map<Shape, List<Double>> cpu = new LinkedHashMap<>();
+				shapes.forEach((shape) -> {
+					micros.put(shape, new ArrayList<>());
+					cpu.put(shape, new ArrayList<>());
+				});
 				for (int round = 0; round < ROUNDS; round++) {
 					for (int turn = 0; turn < shapes.size(); turn++) {
 						Shape shape = shapes.get((turn + round) % shapes.size());
 						server.command("CONFIG", "RESETSTAT");
+						double cpuBefore = ShardedServerTimeReport.cpuMicros(server);
 						SplittableRandom random = new SplittableRandom(17 + round);
 						for (int call = 0; call < perRound; call++) {
 							read(redis, connection, shape, sha, random, keys);
 						}
+						cpu.get(shape).add((ShardedServerTimeReport.cpuMicros(server) - cpuBefore) / perRound);
 						micros.get(shape).add(outerMicros((String) server.command("INFO", "commandstats"), shape) / perRound);
 					}
 				}
-				List<Double> mget = micros.get(shapes.get(0));
 				for (Shape shape : shapes) {
-					rows.add(Row.of(version, shape, micros.get(shape), mget));
+					rows.add(Row.of(version, perRound * ROUNDS, shape, micros.get(shape), micros.get(shapes.get(0)),
+							cpu.get(shape), cpu.get(shapes.get(0))));
 				}
 				return rows;
 			}
@@ -200,19 +207,22 @@ public final class BucketReadCostReport {
 		return text.getBytes(StandardCharsets.UTF_8);
 	}
 
-	static String markdown(int keys, int calls, List<Row> rows) {
+	static String markdown(int keys, List<Row> rows) {
 		StringBuilder text = new StringBuilder();
 		text.append(String.format(Locale.ROOT, "A read of 100 random keys among %,d, %,d calls per shape in %d rounds: ", keys,
-				calls, ROUNDS))
+				rows.isEmpty() ? 0 : rows.get(0).calls(), ROUNDS))
 			.append("`INFO commandstats` microseconds per call of `MGET`, of the 100 `HGET`s sent together, and of ")
-			.append("the script that runs them (its own time, which holds its `HGET`s'). \"Rounds\" is the lowest and ")
-			.append("highest ratio of a round.\n\n");
-		text.append("| server | read | bucket fields | µs per call | ÷ MGET | rounds |\n");
-		text.append("| --- | --- | ---: | ---: | ---: | ---: |\n");
+			.append("the script that runs them (its own time, which holds its `HGET`s'), which time each command's own ")
+			.append("work only; and the server process's CPU time per call (`INFO cpu`), which also holds reading and ")
+			.append("parsing the requests and writing the replies. \"Rounds\" is the lowest and highest ratio of a round.\n\n");
+		text.append("| server | read | bucket fields | µs per call | ÷ MGET | rounds | CPU µs per call | CPU ÷ MGET | CPU rounds |\n");
+		text.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
 		for (Row row : rows) {
-			text.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %.2f× | %.2f-%.2f× |%n", row.version(),
-					row.shape().label(), (row.shape().fields() == 0) ? "-" : Integer.toString(row.shape().fields()),
-					row.micros(), row.ratio(), row.lowest(), row.highest()));
+			text.append(String.format(Locale.ROOT, "| %s | %s | %s | %.2f | %.2f× | %.2f-%.2f× | %.2f | %.2f× | %.2f-%.2f× |%n",
+					row.version(), row.shape().label(),
+					(row.shape().fields() == 0) ? "-" : Integer.toString(row.shape().fields()), row.micros().mean(),
+					row.micros().ratio(), row.micros().lowest(), row.micros().highest(), row.cpu().mean(),
+					row.cpu().ratio(), row.cpu().lowest(), row.cpu().highest()));
 		}
 		return text.toString();
 	}
@@ -231,20 +241,30 @@ public final class BucketReadCostReport {
 
 	}
 
-	/** A shape's mean microseconds per call, and its ratio to {@code MGET}'s: over all rounds, lowest and highest. */
-	record Row(String version, Shape shape, double micros, double ratio, double lowest, double highest) {
+	/** A shape's cost by {@code INFO commandstats} and by the server's CPU time, over {@code calls} calls. */
+	record Row(String version, int calls, Shape shape, Ratio micros, Ratio cpu) {
 
-		static Row of(String version, Shape shape, List<Double> micros, List<Double> mget) {
+		static Row of(String version, int calls, Shape shape, List<Double> micros, List<Double> mgetMicros,
+				List<Double> cpu, List<Double> mgetCpu) {
+			return new Row(version, calls, shape, Ratio.of(micros, mgetMicros), Ratio.of(cpu, mgetCpu));
+		}
+
+	}
+
+	/** A mean per call over the rounds, its ratio to {@code MGET}'s, and the lowest and highest ratio of a round. */
+	record Ratio(double mean, double ratio, double lowest, double highest) {
+
+		static Ratio of(List<Double> rounds, List<Double> mget) {
 			double lowest = Double.POSITIVE_INFINITY;
 			double highest = 0;
-			for (int round = 0; round < micros.size(); round++) {
-				double ratio = micros.get(round) / mget.get(round);
+			for (int round = 0; round < rounds.size(); round++) {
+				double ratio = rounds.get(round) / mget.get(round);
 				lowest = Math.min(lowest, ratio);
 				highest = Math.max(highest, ratio);
 			}
-			double mean = micros.stream().mapToDouble(Double::doubleValue).average().orElse(0);
+			double mean = rounds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
 			double mgetMean = mget.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-			return new Row(version, shape, mean, mean / mgetMean, lowest, highest);
+			return new Ratio(mean, mean / mgetMean, lowest, highest);
 		}
 
 	}

@@ -121,11 +121,29 @@ public final class ShardedServerTimeReport {
 	private static Cost block(RedisServer server, Store store, Operation operation, int round, int calls, int keys,
 			String version) {
 		server.command("CONFIG", "RESETSTAT");
+		double cpuBefore = cpuMicros(server);
 		SplittableRandom random = new SplittableRandom(11 + round);
 		for (int call = 0; call < calls; call++) {
 			operation.run(store, random, keys);
 		}
-		return Cost.of((String) server.command("INFO", "commandstats"), version, calls);
+		double cpu = cpuMicros(server) - cpuBefore;
+		return Cost.of((String) server.command("INFO", "commandstats"), cpu, version, calls);
+	}
+
+	/**
+	 * The CPU time the server's process has used, in microseconds ({@code INFO cpu}'s
+	 * {@code used_cpu_sys} and {@code used_cpu_user}): unlike {@code INFO commandstats}, which times
+	 * only each command's own work, it holds reading and parsing the requests and writing the
+	 * replies too.
+	 */
+	static double cpuMicros(RedisServer server) {
+		double seconds = 0;
+		for (String line : ((String) server.command("INFO", "cpu")).split("\r?\n")) {
+			if (line.startsWith("used_cpu_sys:") || line.startsWith("used_cpu_user:")) {
+				seconds += Double.parseDouble(line.substring(line.indexOf(':') + 1).trim());
+			}
+		}
+		return seconds * 1_000_000;
 	}
 
 	/** The namespace's default fill factor, or {@code -Dslipcase.fill} to compare others. */
@@ -158,15 +176,20 @@ public final class ShardedServerTimeReport {
 			.append("\"single\" takes `MULTI`, `EXEC` and the scripts alone where a call sends any. A string id ")
 			.append("(`u123`) goes to a hashed bucket, a numeric one (`123`) to a numeric bucket; plain keys are the same ")
 			.append("names. \"Rounds\" gives the lowest and highest single ÷ plain of the rounds: on a shared VM a ")
-			.append("call of a few microseconds moves most, so compare within a run.\n\n");
-		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | single ÷ plain | rounds | sharded commands (µs per call) |\n");
-		text.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+			.append("call of a few microseconds moves most, so compare within a run. `INFO commandstats` times each ")
+			.append("command's own work only; \"CPU\" is the server process's CPU time per call (`INFO cpu`), which ")
+			.append("also holds reading and parsing the requests and writing the replies.\n\n");
+		text.append("| server | keys | call | plain µs | sharded µs | sharded ÷ plain | single ÷ plain | rounds | ")
+			.append("plain CPU µs | sharded CPU µs | CPU ÷ plain | sharded commands (µs per call) |\n");
+		text.append("| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n");
 		for (Row row : rows) {
-			text.append(String.format(Locale.ROOT, "| %s | %,d | %s | %.2f | %.2f | %.2f× | %.2f× | %.2f-%.2f× | %s |%n",
-					row.version(), row.keys(), row.operation().label, row.plain().microsPerCall(),
-					row.sharded().microsPerCall(), row.sharded().microsPerCall() / row.plain().microsPerCall(),
+			text.append(String.format(Locale.ROOT,
+					"| %s | %,d | %s | %.2f | %.2f | %.2f× | %.2f× | %.2f-%.2f× | %.2f | %.2f | %.2f× | %s |%n", row.version(),
+					row.keys(), row.operation().label, row.plain().microsPerCall(), row.sharded().microsPerCall(),
+					row.sharded().microsPerCall() / row.plain().microsPerCall(),
 					row.sharded().singleMicrosPerCall() / row.plain().microsPerCall(), row.lowest(), row.highest(),
-					row.sharded().breakdown()));
+					row.plain().cpuMicrosPerCall(), row.sharded().cpuMicrosPerCall(),
+					row.sharded().cpuMicrosPerCall() / row.plain().cpuMicrosPerCall(), row.sharded().breakdown()));
 		}
 		return text.toString();
 	}
@@ -221,12 +244,13 @@ public final class ShardedServerTimeReport {
 	 * Microseconds per call, summed and single-counted (see the class), and the commands behind
 	 * them.
 	 */
-	record Cost(double microsPerCall, double singleMicrosPerCall, Map<String, Double> perCommand, String version) {
+	record Cost(double microsPerCall, double singleMicrosPerCall, double cpuMicrosPerCall, Map<String, Double> perCommand,
+			String version) {
 
 		/** What runs other commands inside it, and so has their time in its own too. */
 		private static final List<String> OUTER = List.of("multi", "exec", "evalsha", "evalsha_ro", "eval", "fcall");
 
-		static Cost of(String commandstats, String version, int calls) {
+		static Cost of(String commandstats, double cpuMicros, String version, int calls) {
 			Map<String, Double> perCommand = new TreeMap<>();
 			double total = 0;
 			double outer = 0;
@@ -241,7 +265,7 @@ public final class ShardedServerTimeReport {
 				total += usec;
 				outer += OUTER.contains(name) ? usec : 0;
 			}
-			return new Cost(total / calls, ((outer > 0) ? outer : total) / calls, perCommand, version);
+			return new Cost(total / calls, ((outer > 0) ? outer : total) / calls, cpuMicros / calls, perCommand, version);
 		}
 
 		/** The mean of rounds of as many calls each. */
@@ -249,12 +273,14 @@ public final class ShardedServerTimeReport {
 			Map<String, Double> perCommand = new TreeMap<>();
 			double total = 0;
 			double single = 0;
+			double cpu = 0;
 			for (Cost round : rounds) {
 				total += round.microsPerCall() / rounds.size();
 				single += round.singleMicrosPerCall() / rounds.size();
+				cpu += round.cpuMicrosPerCall() / rounds.size();
 				round.perCommand().forEach((name, micros) -> perCommand.merge(name, micros / rounds.size(), Double::sum));
 			}
-			return new Cost(total, single, perCommand, rounds.get(0).version());
+			return new Cost(total, single, cpu, perCommand, rounds.get(0).version());
 		}
 
 		/** Each command's microseconds per call: {@code HGET 4.73, HMGET 0.02}. */

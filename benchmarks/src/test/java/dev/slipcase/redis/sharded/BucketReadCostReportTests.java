@@ -12,18 +12,21 @@ class BucketReadCostReportTests {
 
 	@Test
 	void everyShapeOfAReadIsCountedAgainstMget() {
-		List<BucketReadCostReport.Row> rows = BucketReadCostReport.measure(RedisServers::start, 2_000, 50);
+		List<BucketReadCostReport.Row> rows = BucketReadCostReport.measure(RedisServers::start, 2_000, 200);
 		assertThat(rows).extracting((row) -> row.shape().label())
 			.containsExactly("MGET", "100 HGETs", "script of 100 HGETs", "100 HGETs", "script of 100 HGETs",
 					"100 HGETs", "script of 100 HGETs");
 		assertThat(rows).extracting((row) -> row.shape().fields()).containsExactly(0, 128, 128, 64, 64, 32, 32);
-		assertThat(rows.get(0).ratio()).isEqualTo(1.0);
+		assertThat(rows.get(0).micros().ratio()).isEqualTo(1.0);
+		assertThat(rows.get(0).cpu().ratio()).isEqualTo(1.0);
 		assertThat(rows).allSatisfy((row) -> {
-			assertThat(row.micros()).isPositive();
-			assertThat(row.lowest()).isPositive().isLessThanOrEqualTo(row.highest());
+			assertThat(row.calls()).isEqualTo(200);
+			assertThat(row.micros().mean()).isPositive();
+			assertThat(row.micros().lowest()).isPositive().isLessThanOrEqualTo(row.micros().highest());
+			assertThat(row.cpu().mean()).isPositive();
 		});
-		String markdown = BucketReadCostReport.markdown(2_000, 50, rows);
-		assertThat(markdown.lines().filter((line) -> line.startsWith("| Redis "))).hasSize(7);
+		String markdown = BucketReadCostReport.markdown(2_000, rows);
+		assertThat(markdown.lines().filter((line) -> line.startsWith("| " + rows.get(0).version() + " |"))).hasSize(7);
 	}
 
 }
