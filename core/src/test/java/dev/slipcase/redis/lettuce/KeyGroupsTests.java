@@ -60,6 +60,21 @@ class KeyGroupsTests {
 	}
 
 	@Test
+	void groupsOfOneAreTheirPositionBeyondTheSharedArraysToo() {
+		// 1,100 numbers, each its own group but 1,030 and 1,099, which share one
+		List<Long> numbers = new ArrayList<>();
+		for (long i = 0; i < 1100; i++) {
+			numbers.add((i == 1099) ? 1030L : i);
+		}
+		KeyGroups groups = KeyGroups.byNumber(numbers, (i) -> true, Long::longValue);
+		assertThat(groups.count()).isEqualTo(1099);
+		for (int group = 0; group < groups.count(); group++) {
+			int[] expected = (group == 1030) ? new int[] { 1030, 1099 } : new int[] { group };
+			assertThat(groups.positions(group)).as("group %d", group).containsExactly(expected);
+		}
+	}
+
+	@Test
 	void allIsOneGroupOrNone() {
 		assertThat(KeyGroups.all(3).positions(0)).containsExactly(0, 1, 2);
 		assertThat(KeyGroups.all(0).count()).isZero();
