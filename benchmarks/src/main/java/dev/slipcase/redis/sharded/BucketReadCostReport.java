@@ -184,13 +184,11 @@ public final class BucketReadCostReport {
 	/** The microseconds of the command that carries a read of {@code shape}: the script's own for a script. */
 	private static double outerMicros(String commandstats, Shape shape) {
 		String name = shape.script() ? "evalsha" : shape.command().toLowerCase(Locale.ROOT);
-		for (String line : commandstats.split("\r?\n")) {
-			if (line.startsWith("cmdstat_" + name + ":")) {
-				int at = line.indexOf("usec=") + "usec=".length();
-				return Double.parseDouble(line.substring(at, line.indexOf(',', at)));
-			}
+		Double micros = ShardedServerTimeReport.Cost.of(commandstats, 0, "", 1).perCommand().get(name);
+		if (micros == null) {
+			throw new IllegalStateException("No " + name + " in " + commandstats);
 		}
-		throw new IllegalStateException("No " + name + " in " + commandstats);
+		return micros;
 	}
 
 	private static byte[] bucketKey(int fields, int number) {
@@ -255,16 +253,10 @@ public final class BucketReadCostReport {
 	record Ratio(double mean, double ratio, double lowest, double highest) {
 
 		static Ratio of(List<Double> rounds, List<Double> mget) {
-			double lowest = Double.POSITIVE_INFINITY;
-			double highest = 0;
-			for (int round = 0; round < rounds.size(); round++) {
-				double ratio = rounds.get(round) / mget.get(round);
-				lowest = Math.min(lowest, ratio);
-				highest = Math.max(highest, ratio);
-			}
+			RoundRatios ratios = RoundRatios.of(rounds, mget);
 			double mean = rounds.stream().mapToDouble(Double::doubleValue).average().orElse(0);
 			double mgetMean = mget.stream().mapToDouble(Double::doubleValue).average().orElse(0);
-			return new Ratio(mean, mean / mgetMean, lowest, highest);
+			return new Ratio(mean, mean / mgetMean, ratios.lowest(), ratios.highest());
 		}
 
 	}

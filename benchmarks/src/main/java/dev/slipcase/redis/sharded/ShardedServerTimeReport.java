@@ -302,15 +302,10 @@ public final class ShardedServerTimeReport {
 
 		static Row of(String version, int keys, int calls, Operation operation, List<Cost> plainRounds,
 				List<Cost> shardedRounds) {
-			double lowest = Double.POSITIVE_INFINITY;
-			double highest = 0;
-			for (int round = 0; round < plainRounds.size(); round++) {
-				double ratio = shardedRounds.get(round).singleMicrosPerCall() / plainRounds.get(round).microsPerCall();
-				lowest = Math.min(lowest, ratio);
-				highest = Math.max(highest, ratio);
-			}
-			return new Row(version, keys, calls, operation, Cost.mean(plainRounds), Cost.mean(shardedRounds), lowest,
-					highest);
+			RoundRatios rounds = RoundRatios.of(shardedRounds.stream().map(Cost::singleMicrosPerCall).toList(),
+					plainRounds.stream().map(Cost::microsPerCall).toList());
+			return new Row(version, keys, calls, operation, Cost.mean(plainRounds), Cost.mean(shardedRounds),
+					rounds.lowest(), rounds.highest());
 		}
 
 	}
